@@ -1,0 +1,297 @@
+// pybind11 bindings: conversions only, no game logic. Everything here forwards to the core.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "tavli/batch.h"
+#include "tavli/notation.h"
+#include "tavli/perft.h"
+#include "tavli/rng.h"
+
+namespace py = pybind11;
+using namespace tavli;
+
+namespace {
+
+// A play as Python sees it: the steps and the roll they belong to.
+struct PyPlay {
+  Play play;
+  Dice dice;
+};
+
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+Dice to_dice(int d1, int d2) { return make_dice(d1, d2); }
+
+py::list steps_of(const Play& p) {
+  py::list out;
+  for (int k = 0; k < p.nsteps; ++k) out.append(py::make_tuple(int(p.steps[k].from), int(p.steps[k].to)));
+  return out;
+}
+
+std::vector<Step> steps_from(const std::vector<std::pair<int, int>>& steps) {
+  if (steps.size() > static_cast<std::size_t>(kMaxSteps))
+    throw IllegalMove("a play has at most " + std::to_string(kMaxSteps) + " steps, got " + std::to_string(steps.size()));
+  std::vector<Step> out;
+  for (const auto& [f, t] : steps) {
+    if (f < kBar || f > 23 || t < 0 || t > kOff)
+      throw IllegalMove("step (" + std::to_string(f) + ", " + std::to_string(t) +
+                        ") is outside the board: from -1..23, to 0..24");
+    out.push_back(Step{static_cast<std::int8_t>(f), static_cast<std::int8_t>(t)});
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> side_counts(const SideState& s) { return std::vector<std::uint8_t>(s.n, s.n + 24); }
+
+void fill_side(SideState& s, const std::vector<int>& counts, int bar, int off, const char* who) {
+  if (counts.size() != 24)
+    throw InvalidPosition(std::string(who) + ": expected 24 point counts, got " + std::to_string(counts.size()));
+  for (int r = 0; r < 24; ++r) {
+    if (counts[r] < 0 || counts[r] > kCheckers)
+      throw InvalidPosition(std::string(who) + "[" + std::to_string(r) + "] = " + std::to_string(counts[r]) +
+                            " is outside 0..15");
+    s.n[r] = static_cast<std::uint8_t>(counts[r]);
+  }
+  if (bar < 0 || bar > kCheckers) throw InvalidPosition(std::string(who) + " bar count outside 0..15");
+  if (off < 0 || off > kCheckers) throw InvalidPosition(std::string(who) + " off count outside 0..15");
+  s.bar = static_cast<std::uint8_t>(bar);
+  s.off = static_cast<std::uint8_t>(off);
+}
+
+py::object outcome_to_py(const std::optional<Outcome>& o) {
+  if (!o) return py::none();
+  static const char* kinds[] = {"", "single", "double", "triple"};
+  return py::make_tuple(int(o->winner), o->points, kinds[static_cast<int>(o->kind)]);
+}
+
+py::array_t<std::uint8_t> rows_array(const std::vector<std::uint8_t>& bytes) {
+  const auto n = static_cast<py::ssize_t>(bytes.size() / kRowBytes);
+  py::array_t<std::uint8_t> a({n, static_cast<py::ssize_t>(kRowBytes)});
+  if (!bytes.empty()) std::memcpy(a.mutable_data(), bytes.data(), bytes.size());
+  return a;
+}
+
+template <class T>
+py::array_t<T> vector_array(const std::vector<T>& v) {
+  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
+  if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(T));
+  return a;
+}
+
+using RowsIn = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
+using DiceIn = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+std::int64_t check_batch_shapes(const RowsIn& rows, const DiceIn& dice) {
+  if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
+    throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
+  if (dice.ndim() != 2 || dice.shape(1) != 2 || dice.shape(0) != rows.shape(0))
+    throw std::invalid_argument("dice must be an integer array of shape (N, 2) with N = len(positions)");
+  return rows.shape(0);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "tavli C++ core: rules, move generation and bulk calls for the tables games";
+
+  py::register_local_exception<InvalidPosition>(m, "InvalidPosition", PyExc_ValueError);
+  py::register_local_exception<IllegalMove>(m, "IllegalMove", PyExc_ValueError);
+
+  m.attr("ROW_BYTES") = kRowBytes;
+  m.attr("MAX_PLAYS") = kMaxPlays;
+
+  m.def("variants", [] {
+    std::vector<std::string> names;
+    for (const auto& v : variant_table()) names.push_back(v.name);
+    return names;
+  }, "Names of the variants the engine plays.");
+
+  m.def("variant_options", [](const std::string& name) {
+    py::list out;
+    for (const auto& o : variant_info(variant_from_name(name)).options) {
+      py::list choices;
+      for (const auto& c : o.choices) {
+        if (o.integer) choices.append(std::stoi(c[0]));
+        else choices.append(c[0]);
+      }
+      py::dict d;
+      d["name"] = o.name;
+      d["choices"] = choices;
+      d["default"] = choices[static_cast<std::size_t>(o.default_index)];
+      d["help"] = o.help;
+      out.append(d);
+    }
+    return out;
+  }, py::arg("variant"), "The options of a variant: name, allowed values, default and a description.");
+
+  m.def("canonical_variant", [](const std::string& name) { return variant_info(variant_from_name(name)).name; },
+        py::arg("name"), "The canonical name of a variant given by name or alias.");
+
+  py::class_<Rng>(m, "Rng", "Seeded xoshiro256** generator with an exact die mapping (same dice on every platform).")
+      .def(py::init<std::uint64_t>(), py::arg("seed") = 0)
+      .def("next_u64", &Rng::next)
+      .def("below", [](Rng& r, std::uint32_t n) {
+        if (n == 0) throw std::invalid_argument("below(n) needs n >= 1");
+        return r.below(n);
+      }, py::arg("n"))
+      .def("die", &Rng::die)
+      .def("roll", &Rng::roll)
+      .def_static("derive", &Rng::derive, py::arg("master"), py::arg("index"));
+
+  py::class_<PyPlay>(m, "Play", "A legal play: its steps (from, to) in the mover's route frame, bar -1, off 24.")
+      .def_property_readonly("steps", [](const PyPlay& p) { return steps_of(p.play); })
+      .def_property_readonly("dice", [](const PyPlay& p) { return py::make_tuple(p.dice.d1, p.dice.d2); })
+      .def_property_readonly("text", [](const PyPlay& p) { return play_to_text(p.play); })
+      .def_property_readonly("result_key", [](const PyPlay& p) {
+        const PositionKey k = p.play.result.key();
+        return py::bytes(reinterpret_cast<const char*>(k.data()), k.size());
+      })
+      .def("__len__", [](const PyPlay& p) { return int(p.play.nsteps); })
+      .def("__eq__", [](const PyPlay& a, const PyPlay& b) {
+        return a.dice.d1 == b.dice.d1 && a.dice.d2 == b.dice.d2 && a.play.result == b.play.result &&
+               a.play.nsteps == b.play.nsteps &&
+               std::equal(a.play.steps, a.play.steps + a.play.nsteps, b.play.steps);
+      })
+      .def("__hash__", [](const PyPlay& p) { return static_cast<py::ssize_t>(p.play.result.hash() >> 1); })
+      .def("__str__", [](const PyPlay& p) { return play_to_text(p.play); })
+      .def("__repr__", [](const PyPlay& p) {
+        return "<Play " + play_to_text(p.play) + " for " + std::to_string(p.dice.d1) + "-" + std::to_string(p.dice.d2) + ">";
+      });
+
+  py::class_<Game>(m, "Board", "A game position with its rules, whose turn it is, and its history.")
+      .def(py::init([](const std::string& variant, const OptionList& options) {
+             return Game(make_rules(variant_from_name(variant), options));
+           }),
+           py::arg("variant") = "fevga", py::arg("options") = OptionList{})
+      .def_static("_from_parts",
+                  [](const std::string& variant, const OptionList& options, const std::vector<int>& mover,
+                     const std::vector<int>& opponent, const std::vector<int>& bar, const std::vector<int>& off,
+                     int turn) {
+                    const Rules rules = make_rules(variant_from_name(variant), options);
+                    if (bar.size() != 2) throw InvalidPosition("bar: expected [mover, opponent]");
+                    if (off.size() != 2) throw InvalidPosition("off: expected [mover, opponent]");
+                    if (turn != 0 && turn != 1) throw InvalidPosition("turn must be 0 (white) or 1 (black)");
+                    Position pos = Position::empty();
+                    fill_side(pos.own(), mover, bar[0], off[0], "mover");
+                    fill_side(pos.opp(), opponent, bar[1], off[1], "opponent");
+                    pos.refresh();
+                    return Game(rules, pos, static_cast<Player>(turn));
+                  })
+      .def_static("_from_id", [](const std::string& id) {
+        Rules rules;
+        Position pos;
+        Player turn;
+        parse_position_id(id, &rules, &pos, &turn);
+        return Game(rules, pos, turn);
+      }, py::arg("id"))
+      .def_static("_from_row", [](const std::string& variant, const OptionList& options, const RowsIn& row) {
+        if (row.ndim() != 1 || row.shape(0) != kRowBytes)
+          throw std::invalid_argument("row must be a uint8 array of length " + std::to_string(kRowBytes));
+        Player turn;
+        const Position pos = Position::from_row(row.data(), &turn);
+        return Game(make_rules(variant_from_name(variant), options), pos, turn);
+      })
+      .def_property_readonly("variant", [](const Game& g) { return g.rules().info().name; })
+      .def_property_readonly("_movement", [](const Game& g) {
+        return g.rules().movement == Movement::Parallel ? "parallel" : "contrary";
+      })
+      .def_property_readonly("_options", [](const Game& g) { return g.rules().non_default_options(); })
+      .def_property_readonly("_all_options", [](const Game& g) { return g.rules().all_options(); })
+      .def_property_readonly("turn", [](const Game& g) { return int(g.turn()); })
+      .def_property_readonly("_mover", [](const Game& g) { return side_counts(g.position().own()); })
+      .def_property_readonly("_opponent", [](const Game& g) { return side_counts(g.position().opp()); })
+      .def_property_readonly("_bar", [](const Game& g) {
+        return std::vector<int>{g.position().own().bar, g.position().opp().bar};
+      })
+      .def_property_readonly("_off", [](const Game& g) {
+        return std::vector<int>{g.position().own().off, g.position().opp().off};
+      })
+      .def_property_readonly("ply", &Game::ply, "Number of plays pushed (and not popped).")
+      .def("_legal_plays", [](const Game& g, int d1, int d2) {
+        const Dice dice = to_dice(d1, d2);
+        MoveList list;
+        {
+          py::gil_scoped_release release;
+          g.legal_plays(dice, list);
+        }
+        std::vector<PyPlay> out;
+        out.reserve(static_cast<std::size_t>(list.size()));
+        for (const Play& p : list) out.push_back(PyPlay{p, dice});
+        return out;
+      })
+      .def("_count_plays", [](const Game& g, int d1, int d2) {
+        const Dice dice = to_dice(d1, d2);
+        MoveList list;
+        g.legal_plays(dice, list);
+        return list.size();
+      })
+      .def("_find_play", [](const Game& g, const std::vector<std::pair<int, int>>& steps, int d1, int d2) {
+        const Dice dice = to_dice(d1, d2);
+        const std::vector<Step> s = steps_from(steps);
+        return PyPlay{g.find_play(s.data(), static_cast<int>(s.size()), dice), dice};
+      })
+      .def("_parse_play", [](const Game& g, const std::string& text, int d1, int d2) {
+        const Dice dice = to_dice(d1, d2);
+        return PyPlay{play_from_text(g, dice, text), dice};
+      })
+      .def("_push", [](Game& g, const PyPlay& p) { g.push(p.play, p.dice); })
+      .def("_pop", &Game::pop)
+      .def("_outcome", [](const Game& g) { return outcome_to_py(g.outcome()); })
+      .def("id", [](const Game& g) { return position_id(g.rules(), g.position(), g.turn()); },
+           "Compact position ID naming the variant and its non-default options.")
+      .def("to_array", [](const Game& g) {
+        py::array_t<std::uint8_t> a(static_cast<py::ssize_t>(kRowBytes));
+        g.position().to_row(a.mutable_data(), g.turn());
+        return a;
+      }, "The position as one uint8 row of ROW_BYTES (layout in cpp/include/tavli/position.h).")
+      .def("_hash", [](const Game& g) { return g.position().hash(); })
+      .def("_core_copy_from", [](Game& g, const Game& other) { g = other; })
+      .def("_perft", [](const Game& g, int depth) {
+        py::gil_scoped_release release;
+        return perft(g.position(), g.rules(), depth);
+      });
+
+  m.def("_batch_legal_plays",
+        [](const std::string& variant, const OptionList& options, const RowsIn& rows, const DiceIn& dice,
+           bool want_positions, int threads) -> py::object {
+          const Rules rules = make_rules(variant_from_name(variant), options);
+          const std::int64_t n = check_batch_shapes(rows, dice);
+          if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+          BatchResult r;
+          {
+            py::gil_scoped_release release;
+            r = batch_legal_plays(rules, rows.data(), dice.data(), n, want_positions, threads);
+          }
+          if (!want_positions) return vector_array(r.counts);
+          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(r.positions));
+        });
+
+  m.def("_random_positions", [](const std::string& variant, const OptionList& options, std::int64_t n,
+                                std::uint64_t seed) {
+    if (n < 0 || n > 100000000) throw std::invalid_argument("n must be 0..100000000");
+    const Rules rules = make_rules(variant_from_name(variant), options);
+    std::vector<std::uint8_t> rows;
+    std::vector<std::int64_t> dice;
+    {
+      py::gil_scoped_release release;
+      random_positions(rules, n, seed, rows, dice);
+    }
+    py::array_t<std::int64_t> d({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(2)});
+    if (n) std::memcpy(d.mutable_data(), dice.data(), dice.size() * sizeof(std::int64_t));
+    return py::make_tuple(rows_array(rows), d);
+  });
+
+  m.def("_generate_all", [](const std::string& variant, const OptionList& options, const RowsIn& rows,
+                            const DiceIn& dice, int repeat) {
+    const Rules rules = make_rules(variant_from_name(variant), options);
+    const std::int64_t n = check_batch_shapes(rows, dice);
+    // Validate once, outside the timed loop.
+    for (std::int64_t i = 0; i < n; ++i) {
+      Player t;
+      validate_position(Position::from_row(rows.data() + kRowBytes * i, &t), rules);
+    }
+    py::gil_scoped_release release;
+    return generate_all(rules, rows.data(), dice.data(), n, repeat);
+  });
+}

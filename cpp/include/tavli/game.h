@@ -1,0 +1,82 @@
+// A game in progress: rules, the position, whose turn it is, history, and the end of the game.
+//
+// This is the layer the Python `Board` wraps. It validates positions that come from outside
+// (dicts, IDs, arrays), applies plays only when they are legal, and scores finished games.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tavli/movegen.h"
+
+namespace tavli {
+
+// Errors a caller can act on. Both are std::invalid_argument, i.e. ValueError in Python.
+struct InvalidPosition : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct IllegalMove : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class ResultKind : std::uint8_t { Single = 1, Double = 2, Triple = 3 };
+
+struct Outcome {
+  Player winner;
+  int points;
+  ResultKind kind;
+};
+
+// The starting position of a game (White to move, mover-relative).
+Position start_position(const Rules& rules);
+
+// Checks that a position can occur in the game; throws InvalidPosition naming the problem.
+void validate_position(const Position& pos, const Rules& rules);
+
+// The end of the game, if it is over. `just_moved` is the side that made the last play (the
+// opponent in the mover-relative position).
+std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules, Player to_move);
+
+// Applies a sequence of steps literally (checking only that each step moves an existing checker by
+// one of the roll's dice); throws IllegalMove. Used to identify a play given from outside.
+Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice dice);
+
+class Game {
+ public:
+  explicit Game(const Rules& rules);
+  Game(const Rules& rules, const Position& pos, Player to_move);  // validates
+
+  const Rules& rules() const { return rules_; }
+  const Position& position() const { return pos_; }
+  Player turn() const { return turn_; }
+  std::optional<Outcome> outcome() const { return game_outcome(pos_, rules_, turn_); }
+
+  // The legal plays for a roll (uses a per-thread generator).
+  void legal_plays(Dice dice, MoveList& out) const;
+  // The legal play that the given steps amount to; throws IllegalMove if they amount to none.
+  Play find_play(const Step* steps, int nsteps, Dice dice) const;
+  // The legal play leading to the given position (mover-relative, not flipped), or IllegalMove.
+  Play find_play_by_result(const Position& result, Dice dice) const;
+
+  // Plays a legal play (as returned by legal_plays for `dice`): the other side is then to move.
+  void push(const Play& play, Dice dice);
+  void pop();
+  std::size_t ply() const { return history_.size(); }
+
+ private:
+  struct Undo {
+    Position pos;
+    Player turn;
+  };
+  Rules rules_;
+  Position pos_;
+  Player turn_ = kWhite;
+  std::vector<Undo> history_;
+};
+
+// A per-thread generator and list, for callers that do not keep their own.
+MoveGenerator& thread_generator();
+
+}  // namespace tavli

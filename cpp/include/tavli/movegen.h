@@ -1,0 +1,98 @@
+// Legal plays: for a position and a roll, every distinct resulting position with one
+// representative sequence of steps (RULES.md §1.4).
+//
+// Pipeline, in the rule book's order:
+//   1. step legality, evaluated on the current intermediate position (landing, runner rule, R1 when
+//      checked per step, bear-off eligibility);
+//   2. hard whole-play constraints on the final position (R1 at end of play, R2a/b/c);
+//   3. keep the plays that use the most dice;
+//   4. higher die: one die playable of a non-double -> the larger one if some play uses it;
+//   5. soft preference (R3/R4 unblocking): keep the plays that satisfy it if any does
+//      (with unblock_priority=before_max_dice this runs between 2 and 3 instead);
+//   6. de-duplicate by resulting position.
+// Every legal step sequence of every length is a candidate; a shorter one survives only when all
+// longer ones fail step 2. If nothing survives the turn passes: the result is one empty play.
+//
+// Implementation. Depth-first over the dice (both orders for non-doubles), applying and undoing
+// steps in place. Candidates are recorded post-order, only at the deepest length seen so far, into
+// a caller-owned buffer with an open-addressing hash set for de-duplication: no heap allocation per
+// call. For doubles, once no order-dependent step rule is active (runner phase over, R1 not checked
+// per step), steps are generated with non-decreasing source points, as gnubg does: every sequence
+// reordered by source stays legal and reaches the same position, so nothing is lost.
+//
+// Capacity. The distinct results of one roll are bounded by gnubg's argument (eval.h): a play of
+// four equal dice is fixed by the multiset of its four source checkers, at most C(18,4) = 3060 with
+// 15 checkers; non-doubles give at most 15*15 + 15*2. kMaxPlays = 4096 covers both with margin;
+// overflow is detected and reported, never written past.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tavli/dice.h"
+#include "tavli/position.h"
+#include "tavli/variant.h"
+
+namespace tavli {
+
+constexpr int kMaxSteps = 6;      // 4 for doubles today; 6 leaves room for Jacquet de Versailles
+constexpr int kMaxPlays = 4096;   // see "Capacity" above
+
+struct Step {
+  std::int8_t from;  // route index of the mover, kBar = -1
+  std::int8_t to;    // route index, kOff = 24
+  bool operator==(const Step& o) const { return from == o.from && to == o.to; }
+};
+
+struct Play {
+  Step steps[kMaxSteps];
+  std::uint8_t nsteps = 0;
+  std::uint8_t tag = 0;  // internal: the die of a one-step play of a non-double (higher-die rule)
+  Position result;       // after the play, still seen from the mover (not flipped)
+};
+
+// A caller-owned, reusable list of plays.
+class MoveList {
+ public:
+  MoveList() : plays_(kMaxPlays) {}
+  int size() const { return size_; }
+  const Play& operator[](int i) const { return plays_[i]; }
+  Play& operator[](int i) { return plays_[i]; }
+  const Play* begin() const { return plays_.data(); }
+  const Play* end() const { return plays_.data() + size_; }
+  void clear() { size_ = 0; }
+  // Keeps the first n plays (n <= size()).
+  void truncate(int n) { size_ = n < size_ ? n : size_; }
+
+ private:
+  friend class MoveGenerator;
+  friend struct Collector;
+  std::vector<Play> plays_;
+  int size_ = 0;
+};
+
+// Scratch space for generation (hash tables, the second candidate set). Reuse one per thread.
+class MoveGenerator {
+ public:
+  MoveGenerator();
+  ~MoveGenerator();
+  MoveGenerator(const MoveGenerator&) = delete;
+  MoveGenerator& operator=(const MoveGenerator&) = delete;
+
+  // Fills `out` with the legal plays of the side to move. Never empty: a blocked side gets one play
+  // with no steps. Throws std::length_error if a result set ever exceeded kMaxPlays.
+  void generate(const Position& pos, const Rules& rules, Dice dice, MoveList& out);
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+// Rule predicates the generator uses, exposed for the game layer and tests.
+// True when the side to move has a checker outside its home board or on the bar.
+bool must_stay_on_board(const SideState& s);
+// RULES.md §6.5 R4: the opponent of the side to move has checkers on the board, may not bear off,
+// and has no legal single step for any die 1..6 (his runner rule included, R1/R2 ignored).
+bool opponent_completely_blocked(const Position& pos, const Rules& rules);
+
+}  // namespace tavli

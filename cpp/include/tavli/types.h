@@ -1,0 +1,52 @@
+// Basic types and constants shared by every layer of the engine.
+//
+// Coordinates (RULES.md §1.1). Each player counts points along his own route:
+//   route index r = 0..23   r = 0 is his start point, r = 18..23 his home board;
+//   kBar = -1               a checker on the bar enters with die d onto r = d - 1;
+//   kOff = 24               a step r -> r + d >= 24 bears the checker off.
+// The backgammon point number of route index r is n = 24 - r (used by move text).
+//
+// Masks. A 24-bit occupancy mask has bit r set when the owner has a checker on his route index r.
+#pragma once
+
+#include <cstdint>
+
+namespace tavli {
+
+constexpr int kPoints = 24;
+constexpr int kCheckers = 15;
+constexpr int kBar = -1;
+constexpr int kOff = 24;
+constexpr std::uint32_t kBoardMask = 0xFFFFFFu;   // bits 0..23
+constexpr std::uint32_t kHomeMask = 0xFC0000u;    // bits 18..23: the home board
+constexpr std::uint32_t kStartQuarter = 0x00003Fu;  // bits 0..5: the starting quarter
+
+// Absolute players: White moves first in a fresh game.
+enum Player : std::uint8_t { kWhite = 0, kBlack = 1 };
+
+constexpr Player other(Player p) { return p == kWhite ? kBlack : kWhite; }
+
+// Bit helpers on 24-bit masks.
+constexpr std::uint32_t bit(int r) { return 1u << r; }
+// Bits lo..hi inclusive.
+constexpr std::uint32_t range_mask(int lo, int hi) {
+  return lo > hi ? 0u : (((hi >= 31 ? 0xFFFFFFFFu : ((1u << (hi + 1)) - 1u))) & ~((1u << lo) - 1u));
+}
+inline int lowest_bit(std::uint32_t m) { return __builtin_ctz(m); }
+inline int popcount(std::uint32_t m) { return __builtin_popcount(m); }
+
+// Parallel movement (Fevga, Moultezim, Narde): my point r is the opponent's (r + 12) mod 24, and
+// the map is its own inverse. On masks it is a 12-bit rotation of the 24-bit word.
+constexpr std::uint32_t rotate12(std::uint32_t m) {
+  return ((m << 12) | (m >> 12)) & kBoardMask;
+}
+
+// Contrary movement (Backgammon, Portes, Tavla, Plakoto): my point r is the opponent's 23 - r, a
+// 24-bit reversal (also its own inverse).
+inline std::uint32_t reverse24(std::uint32_t m) {
+  std::uint32_t out = 0;
+  for (int i = 0; i < 24; ++i) out |= ((m >> i) & 1u) << (23 - i);
+  return out;
+}
+
+}  // namespace tavli

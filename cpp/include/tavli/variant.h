@@ -1,0 +1,111 @@
+// Games as rule traits plus options (RULES.md §8, §9).
+//
+// A game is not an engine of its own: it is a handful of traits (how the sides face each other, what
+// a lone opposing checker does, the start layout, special step rules, whole-play constraints, soft
+// filters, scoring) and options for every flag on which the sources disagree. `Rules` is the
+// resolved form the move generator reads; it is built once per Board from a variant name and
+// keyword options, and validated there.
+//
+// Trait table for the whole family (RULES.md §9). Rows marked (*) are in the engine today; the
+// others are the traits their games will take, so that adding them is a profile, not a rewrite.
+//   game        movement  contact  start     step rules             whole-play   soft   scoring
+//   fevga*      parallel  block    stack r0  runner (13)            R1           R4     1/2
+//   moultezim*  parallel  block    stack r0  runner (13)            R2c          -      1/2
+//   plakoto     contrary  pin      stack r0  pinned can't move      -            -      1/2, mother
+//   portes      contrary  hit      2/5/3/5   bar first              -            -      1/2
+//   tavla       contrary  hit      2/5/3/5   bar first              -            -      1/2 (mars)
+//   backgammon  contrary  hit      2/5/3/5   bar first              -            -      1/2/3 x cube
+//   narde       parallel  block    stack r0  head rule              6-prime      -      1/2 (mars)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tavli {
+
+enum class Variant : std::uint8_t { Fevga, Moultezim };
+
+// How the two routes face each other (RULES.md §1.1).
+enum class Movement : std::uint8_t {
+  Contrary,  // opponent's r' = 23 - r
+  Parallel,  // opponent's r' = (r + 12) mod 24
+};
+
+// What a point holding opposing checkers does to a landing checker.
+enum class Contact : std::uint8_t {
+  Block,  // one opposing checker closes the point (Fevga, Moultezim, Narde)
+  Hit,    // two close it; a lone one is hit to the bar (backgammon family)
+  Pin,    // two close it; a lone one is pinned (Plakoto)
+};
+
+enum class StartLayout : std::uint8_t { Stack, Backgammon };
+
+// R1: the mover may not hold all six points r0..r5 (RULES.md §6.5).
+enum class StartQuarterCheck : std::uint8_t { Off, Play, Step };
+// R2: primes in or in front of the opponent's starting quarter (RULES.md §6.5).
+enum class OppStartQuarter : std::uint8_t { Off, R2a, R2b, R2c };
+// R3/R4: the unblocking obligation (RULES.md §6.5, §6.6).
+enum class Unblock : std::uint8_t { None, R3StartOfTurn, R4Result };
+// Where the unblock preference sits in the pipeline of RULES.md §1.4.
+enum class UnblockPriority : std::uint8_t { AfterMaxDice, BeforeMaxDice };
+
+// One option of a variant: its name, its allowed values (canonical spelling first, then aliases)
+// and the default. Integer options keep their values as decimal strings here.
+struct OptionSpec {
+  std::string name;
+  std::vector<std::vector<std::string>> choices;  // choices[i][0] canonical, [1..] aliases
+  int default_index = 0;
+  bool integer = false;
+  std::string help;
+};
+
+struct VariantInfo {
+  Variant variant;
+  std::string name;
+  std::vector<std::string> aliases;
+  Movement movement;
+  Contact contact;
+  StartLayout start;
+  std::vector<OptionSpec> options;
+};
+
+const std::vector<VariantInfo>& variant_table();
+const VariantInfo& variant_info(Variant v);
+// Finds a variant by name or alias (case-insensitive); throws std::invalid_argument.
+Variant variant_from_name(const std::string& name);
+
+// The resolved rules of one game.
+struct Rules {
+  Variant variant = Variant::Fevga;
+  Movement movement = Movement::Parallel;
+  Contact contact = Contact::Block;
+  StartLayout start = StartLayout::Stack;
+
+  int runner_threshold = 13;  // runner phase while no checker on r >= this; 0 = no runner rule
+  StartQuarterCheck start_quarter = StartQuarterCheck::Play;
+  OppStartQuarter opp_start_quarter = OppStartQuarter::Off;
+  Unblock unblock = Unblock::R4Result;
+  UnblockPriority unblock_priority = UnblockPriority::AfterMaxDice;
+
+  // Option values as chosen, one index per OptionSpec of the variant (for dicts and IDs).
+  std::vector<int> option_index;
+
+  const VariantInfo& info() const { return variant_info(variant); }
+  // (name, canonical value, is_integer) of the options that differ from the defaults.
+  std::vector<std::pair<std::string, std::string>> non_default_options() const;
+  // All options with their current values.
+  std::vector<std::pair<std::string, std::string>> all_options() const;
+  bool operator==(const Rules& o) const { return variant == o.variant && option_index == o.option_index; }
+};
+
+// Builds the rules of a variant with options given as (name, value) strings; unknown names and
+// values throw std::invalid_argument naming the option and the allowed values.
+Rules make_rules(Variant v, const std::vector<std::pair<std::string, std::string>>& options = {});
+
+// Text "name=value,name=value" of the non-default options (empty when all are defaults), and back.
+std::string options_to_text(const Rules& rules);
+std::vector<std::pair<std::string, std::string>> options_from_text(const std::string& text);
+
+}  // namespace tavli

@@ -1,0 +1,135 @@
+#include "tavli/batch.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "tavli/rng.h"
+
+namespace tavli {
+namespace {
+
+Dice row_dice(const std::int64_t* dice, std::int64_t i) {
+  const std::int64_t a = dice[2 * i], b = dice[2 * i + 1];
+  if (a < 1 || a > 6 || b < 1 || b > 6)
+    throw std::invalid_argument("dice of row " + std::to_string(i) + " must be two integers in 1..6, got (" +
+                                std::to_string(a) + ", " + std::to_string(b) + ")");
+  return Dice{static_cast<int>(a), static_cast<int>(b)};
+}
+
+// Runs fn(begin, end, worker) over contiguous ranges of [0, n) on up to `threads` threads.
+template <class Fn>
+void parallel_ranges(std::int64_t n, int threads, Fn fn) {
+  const int t = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
+  if (t <= 1) {
+    fn(0, n, 0);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
+  for (int w = 0; w < t; ++w) {
+    const std::int64_t b = n * w / t, e = n * (w + 1) / t;
+    pool.emplace_back([&, b, e, w] {
+      try {
+        fn(b, e, w);
+      } catch (...) {
+        errors[static_cast<std::size_t>(w)] = std::current_exception();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (auto& err : errors)
+    if (err) std::rethrow_exception(err);
+}
+
+}  // namespace
+
+BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice,
+                              std::int64_t n, bool want_positions, int threads) {
+  std::vector<Position> positions(static_cast<std::size_t>(n));
+  std::vector<Player> movers(static_cast<std::size_t>(n));
+  std::vector<Dice> rolls(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    try {
+      positions[i] = Position::from_row(rows + kRowBytes * i, &movers[i]);
+      validate_position(positions[i], rules);
+      if (game_outcome(positions[i], rules, movers[i])) throw InvalidPosition("the game is already over");
+    } catch (const std::invalid_argument& e) {
+      throw InvalidPosition("row " + std::to_string(i) + ": " + e.what());
+    }
+    rolls[i] = row_dice(dice, i);
+  }
+  BatchResult out;
+  out.counts.assign(static_cast<std::size_t>(n), 0);
+  const int t = std::max(1, threads);
+  std::vector<std::vector<std::uint8_t>> chunks(static_cast<std::size_t>(t));
+  parallel_ranges(n, t, [&](std::int64_t b, std::int64_t e, int w) {
+    MoveGenerator gen;
+    MoveList list;
+    std::uint8_t row[kRowBytes];
+    for (std::int64_t i = b; i < e; ++i) {
+      gen.generate(positions[i], rules, rolls[i], list);
+      out.counts[i] = list.size();
+      if (!want_positions) continue;
+      for (const Play& p : list) {
+        Position child = p.result;
+        child.flip();
+        child.to_row(row, other(movers[i]));
+        chunks[w].insert(chunks[w].end(), row, row + kRowBytes);
+      }
+    }
+  });
+  if (want_positions) {
+    out.offsets.resize(static_cast<std::size_t>(n) + 1);
+    out.offsets[0] = 0;
+    for (std::int64_t i = 0; i < n; ++i) out.offsets[i + 1] = out.offsets[i] + out.counts[i];
+    for (auto& c : chunks) out.positions.insert(out.positions.end(), c.begin(), c.end());
+  }
+  return out;
+}
+
+void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, std::vector<std::uint8_t>& rows,
+                      std::vector<std::int64_t>& dice) {
+  Rng rng(seed);
+  MoveGenerator gen;
+  MoveList list;
+  Position pos = start_position(rules);
+  Player mover = kWhite;
+  std::uint8_t row[kRowBytes];
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto [a, b] = rng.roll();
+    const Dice d{a, b};
+    pos.to_row(row, mover);
+    rows.insert(rows.end(), row, row + kRowBytes);
+    dice.push_back(a);
+    dice.push_back(b);
+    gen.generate(pos, rules, d, list);
+    pos = list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))].result;
+    pos.flip();
+    mover = other(mover);
+    if (game_outcome(pos, rules, mover)) {
+      pos = start_position(rules);
+      mover = kWhite;
+    }
+  }
+}
+
+std::int64_t generate_all(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice, std::int64_t n,
+                          int repeat) {
+  std::vector<Position> positions(static_cast<std::size_t>(n));
+  std::vector<Dice> rolls(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    positions[i] = Position::from_row(rows + kRowBytes * i, nullptr);
+    rolls[i] = row_dice(dice, i);
+  }
+  MoveGenerator gen;
+  MoveList list;
+  std::int64_t total = 0;
+  for (int k = 0; k < repeat; ++k)
+    for (std::int64_t i = 0; i < n; ++i) {
+      gen.generate(positions[i], rules, rolls[i], list);
+      total += list.size();
+    }
+  return total;
+}
+
+}  // namespace tavli

@@ -1,0 +1,220 @@
+#include "tavli/notation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace tavli {
+namespace {
+
+const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string b64_encode(const std::vector<std::uint8_t>& in) {
+  std::string out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (std::uint8_t b : in) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += kB64[(acc >> bits) & 63];
+    }
+  }
+  if (bits > 0) out += kB64[(acc << (6 - bits)) & 63];
+  return out;
+}
+
+std::vector<std::uint8_t> b64_decode(const std::string& in) {
+  std::vector<std::uint8_t> out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : in) {
+    const char* p = c ? std::strchr(kB64, c) : nullptr;
+    if (!p) throw InvalidPosition(std::string("position ID payload: invalid character '") + c + "'");
+    acc = (acc << 6) | static_cast<std::uint32_t>(p - kB64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>((acc >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+constexpr std::uint8_t kIdVersion = 1;
+
+}  // namespace
+
+std::string position_id(const Rules& rules, const Position& pos, Player to_move) {
+  const PositionKey k = pos.key();
+  const bool pins = pos.own().pinned || pos.opp().pinned;
+  std::vector<std::uint8_t> bytes;
+  bytes.push_back(kIdVersion);
+  bytes.push_back(static_cast<std::uint8_t>(to_move | ((k[32] & 3) << 1) | (pins ? 8 : 0)));
+  for (int s = 0; s < 2; ++s)
+    for (int i = 0; i < 13; ++i) bytes.push_back(k[16 * s + i]);
+  if (pins)
+    for (int s = 0; s < 2; ++s)
+      for (int i = 13; i < 16; ++i) bytes.push_back(k[16 * s + i]);
+  std::string head = rules.info().name;
+  const std::string opts = options_to_text(rules);
+  if (!opts.empty()) head += "," + opts;
+  return head + ":" + b64_encode(bytes);
+}
+
+void parse_position_id(const std::string& id, Rules* rules, Position* pos, Player* to_move) {
+  if (id.size() > 512) throw InvalidPosition("position ID too long (" + std::to_string(id.size()) + " characters)");
+  const std::size_t colon = id.rfind(':');
+  if (colon == std::string::npos) throw InvalidPosition("position ID '" + id + "' lacks the ':' after the variant");
+  const std::string head = id.substr(0, colon);
+  const std::size_t comma = head.find(',');
+  const Variant v = variant_from_name(head.substr(0, comma));
+  *rules = make_rules(v, comma == std::string::npos ? std::vector<std::pair<std::string, std::string>>{}
+                                                    : options_from_text(head.substr(comma + 1)));
+  const std::vector<std::uint8_t> b = b64_decode(id.substr(colon + 1));
+  if (b.size() < 28) throw InvalidPosition("position ID payload too short (" + std::to_string(b.size()) + " bytes, need 28)");
+  if (b[0] != kIdVersion) throw InvalidPosition("position ID format version " + std::to_string(b[0]) + " is not supported");
+  const bool pins = b[1] & 8;
+  if (b[1] & ~15) throw InvalidPosition("position ID: unknown flag bits");
+  if (b.size() != (pins ? 34u : 28u))
+    throw InvalidPosition("position ID payload has " + std::to_string(b.size()) + " bytes, expected " +
+                          std::to_string(pins ? 34 : 28));
+  PositionKey k{};
+  for (int s = 0; s < 2; ++s) {
+    for (int i = 0; i < 13; ++i) k[16 * s + i] = b[2 + 13 * s + i];
+    if (pins)
+      for (int i = 0; i < 3; ++i) k[16 * s + 13 + i] = b[28 + 3 * s + i];
+  }
+  k[32] = static_cast<std::uint8_t>((b[1] >> 1) & 3);
+  *pos = Position::from_key(k);
+  *to_move = static_cast<Player>(b[1] & 1);
+  validate_position(*pos, *rules);
+}
+
+namespace {
+
+std::string point_name(int r) {
+  if (r == kBar) return "bar";
+  if (r == kOff) return "off";
+  return std::to_string(24 - r);
+}
+
+struct Move {
+  int from, to, count;
+};
+
+}  // namespace
+
+std::string play_to_text(const Play& play) {
+  if (play.nsteps == 0) return "pass";
+  std::vector<Move> chains;
+  for (int k = 0; k < play.nsteps; ++k) {
+    const Step s = play.steps[k];
+    // Continue the chain of the checker that just arrived on this point, if any.
+    auto it = std::find_if(chains.rbegin(), chains.rend(), [&](const Move& m) { return m.to == s.from && m.count == 1; });
+    if (it != chains.rend() && s.from != kBar && it->to != kOff) it->to = s.to;
+    else chains.push_back(Move{s.from, s.to, 1});
+  }
+  std::sort(chains.begin(), chains.end(),
+            [](const Move& a, const Move& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
+  std::vector<Move> merged;
+  for (const Move& m : chains) {
+    if (!merged.empty() && merged.back().from == m.from && merged.back().to == m.to) ++merged.back().count;
+    else merged.push_back(m);
+  }
+  std::string out;
+  for (const Move& m : merged) {
+    if (!out.empty()) out += ' ';
+    out += point_name(m.from) + "/" + point_name(m.to);
+    if (m.count > 1) out += "(" + std::to_string(m.count) + ")";
+  }
+  return out;
+}
+
+namespace {
+
+int parse_point(const std::string& tok, const std::string& text, bool as_source) {
+  std::string t;
+  for (char c : tok) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "bar" || t == "b" || t == "25") return kBar;
+  if (t == "off" || t == "o" || t == "0") return kOff;
+  if (t.empty() || t.size() > 2 || !std::all_of(t.begin(), t.end(), ::isdigit))
+    throw IllegalMove("move text '" + text + "': '" + tok + "' is not a point (1..24, bar, off)");
+  const int n = std::stoi(t);
+  if (n < 1 || n > 24) throw IllegalMove("move text '" + text + "': point " + tok + " is outside 1..24");
+  (void)as_source;
+  return 24 - n;
+}
+
+}  // namespace
+
+Play play_from_text(const Game& game, Dice dice, const std::string& text) {
+  if (text.size() > 200) throw IllegalMove("move text too long (" + std::to_string(text.size()) + " characters)");
+  std::string norm;
+  for (char c : text) norm += (c == ',' || c == '\t' || c == '\n') ? ' ' : c;
+  std::vector<std::string> tokens;
+  std::size_t i = 0;
+  while (i < norm.size()) {
+    while (i < norm.size() && norm[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < norm.size() && norm[j] != ' ') ++j;
+    if (j > i) tokens.push_back(norm.substr(i, j - i));
+    i = j;
+  }
+  Position result = game.position();
+  SideState& me = result.own();
+  const bool pass = tokens.empty() || (tokens.size() == 1 && (tokens[0] == "pass" || tokens[0] == "-"));
+  int moved = 0;
+  if (!pass) {
+    for (std::string tok : tokens) {
+      int count = 1;
+      const std::size_t paren = tok.find('(');
+      if (paren != std::string::npos) {
+        if (tok.back() != ')' || paren + 2 > tok.size() - 1)
+          throw IllegalMove("move text '" + text + "': bad repeat count in '" + tok + "'");
+        const std::string c = tok.substr(paren + 1, tok.size() - paren - 2);
+        if (c.size() != 1 || c[0] < '1' || c[0] > '6')
+          throw IllegalMove("move text '" + text + "': repeat count in '" + tok + "' must be 1..6");
+        count = c[0] - '0';
+        tok = tok.substr(0, paren);
+      }
+      tok.erase(std::remove(tok.begin(), tok.end(), '*'), tok.end());
+      std::vector<int> pts;
+      std::size_t a = 0;
+      for (;;) {
+        const std::size_t b = tok.find('/', a);
+        pts.push_back(parse_point(tok.substr(a, b == std::string::npos ? std::string::npos : b - a), text, pts.empty()));
+        if (b == std::string::npos) break;
+        a = b + 1;
+      }
+      if (pts.size() < 2) throw IllegalMove("move text '" + text + "': '" + tok + "' needs from/to");
+      for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
+        if (pts[k] == kOff || pts[k + 1] == kBar || pts[k + 1] <= pts[k])
+          throw IllegalMove("move text '" + text + "': '" + tok + "' does not move forward");
+      }
+      for (int c = 0; c < count; ++c) {
+        const int from = pts.front(), to = pts.back();
+        if (from == kBar) {
+          if (me.bar == 0) throw IllegalMove("move text '" + text + "': no checker on the bar");
+          me.bar = static_cast<std::uint8_t>(me.bar - 1);
+          me.refresh();
+        } else {
+          if (me.n[from] == 0) throw IllegalMove("move text '" + text + "': no checker on point " + std::to_string(24 - from));
+          me.remove(from);
+        }
+        if (to == kOff) me.add_off();
+        else me.add(to);
+        if (++moved > 6) throw IllegalMove("move text '" + text + "': more moves than a roll allows");
+      }
+    }
+  }
+  try {
+    return game.find_play_by_result(result, dice);
+  } catch (const IllegalMove&) {
+    throw IllegalMove("move text '" + text + "' is not a legal play for " + std::to_string(dice.d1) + "-" +
+                      std::to_string(dice.d2) + " in this position");
+  }
+}
+
+}  // namespace tavli

@@ -1,0 +1,116 @@
+#include "tavli/position.h"
+
+#include <stdexcept>
+
+#include "tavli/rng.h"
+
+namespace tavli {
+
+const Zobrist& Zobrist::table() {
+  static const Zobrist z = [] {
+    Zobrist t{};
+    SplitMix64 sm(0x7A76E11ull);  // fixed: hashes are identical on every platform and run
+    for (auto& row : t.point) {
+      row[0] = 0;
+      for (int c = 1; c < 16; ++c) row[c] = sm.next();
+    }
+    for (auto& p : t.pinned) p = sm.next();
+    t.first_turn = sm.next();
+    return t;
+  }();
+  return z;
+}
+
+void SideState::refresh() {
+  const Zobrist& z = Zobrist::table();
+  occ = 0;
+  hash = 0;
+  pad = 0;
+  for (int r = 0; r < 24; ++r) {
+    if (n[r]) occ |= bit(r);
+    hash ^= z.point[r][n[r] & 15];
+  }
+  hash ^= z.point[24][bar & 15] ^ z.point[25][off & 15];
+  for (int r = 0; r < 24; ++r)
+    if (pinned & bit(r)) hash ^= z.pinned[r];
+  if (flags & kFirstTurn) hash ^= z.first_turn;
+}
+
+Position Position::empty() {
+  Position p;
+  std::memset(&p, 0, sizeof p);
+  p.refresh();
+  return p;
+}
+
+PositionKey Position::key() const {
+  PositionKey k{};
+  for (int s = 0; s < 2; ++s) {
+    const SideState& st = side[s];
+    std::uint8_t* b = k.data() + 16 * s;
+    for (int r = 0; r < 24; r += 2) b[r / 2] = static_cast<std::uint8_t>(st.n[r] | (st.n[r + 1] << 4));
+    b[12] = static_cast<std::uint8_t>(st.bar | (st.off << 4));
+    b[13] = static_cast<std::uint8_t>(st.pinned);
+    b[14] = static_cast<std::uint8_t>(st.pinned >> 8);
+    b[15] = static_cast<std::uint8_t>(st.pinned >> 16);
+    k[32] |= static_cast<std::uint8_t>((st.flags & SideState::kFirstTurn) << s);
+  }
+  return k;
+}
+
+Position Position::from_key(const PositionKey& k) {
+  Position p = empty();
+  for (int s = 0; s < 2; ++s) {
+    SideState& st = p.side[s];
+    const std::uint8_t* b = k.data() + 16 * s;
+    for (int r = 0; r < 24; r += 2) {
+      st.n[r] = b[r / 2] & 15;
+      st.n[r + 1] = b[r / 2] >> 4;
+    }
+    st.bar = b[12] & 15;
+    st.off = b[12] >> 4;
+    st.pinned = b[13] | (b[14] << 8) | (static_cast<std::uint32_t>(b[15]) << 16);
+    st.flags = (k[32] >> s) & 1;
+  }
+  p.refresh();
+  return p;
+}
+
+void Position::to_row(std::uint8_t* row, Player to_move) const {
+  std::memset(row, 0, kRowBytes);
+  for (int s = 0; s < 2; ++s) {
+    const SideState& st = side[s];
+    std::memcpy(row + 24 * s, st.n, 24);
+    row[48 + s] = st.bar;
+    row[50 + s] = st.off;
+    row[53] |= static_cast<std::uint8_t>((st.flags & SideState::kFirstTurn) << s);
+    row[54 + 3 * s] = static_cast<std::uint8_t>(st.pinned);
+    row[55 + 3 * s] = static_cast<std::uint8_t>(st.pinned >> 8);
+    row[56 + 3 * s] = static_cast<std::uint8_t>(st.pinned >> 16);
+  }
+  row[52] = static_cast<std::uint8_t>(to_move);
+}
+
+Position Position::from_row(const std::uint8_t* row, Player* to_move) {
+  Position p = empty();
+  for (int s = 0; s < 2; ++s) {
+    SideState& st = p.side[s];
+    for (int r = 0; r < 24; ++r) {
+      if (row[24 * s + r] > kCheckers)
+        throw std::invalid_argument("position row: more than 15 checkers on one point");
+      st.n[r] = row[24 * s + r];
+    }
+    if (row[48 + s] > kCheckers || row[50 + s] > kCheckers)
+      throw std::invalid_argument("position row: bar or off count above 15");
+    st.bar = row[48 + s];
+    st.off = row[50 + s];
+    st.flags = (row[53] >> s) & 1;
+    st.pinned = row[54 + 3 * s] | (row[55 + 3 * s] << 8) | (static_cast<std::uint32_t>(row[56 + 3 * s]) << 16);
+  }
+  if (row[52] > 1) throw std::invalid_argument("position row: player to move must be 0 or 1");
+  if (to_move) *to_move = static_cast<Player>(row[52]);
+  p.refresh();
+  return p;
+}
+
+}  // namespace tavli

@@ -1,0 +1,184 @@
+#include "tavli/variant.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace tavli {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+OptionSpec runner_threshold_option() {
+  return {"runner_threshold", {{"13"}, {"12"}}, 0, true,
+          "the first checker must reach r >= 13 (pass the opponent's start) or r >= 12 before others move (D-RUNNER)"};
+}
+OptionSpec startq_option(bool with_off) {
+  OptionSpec o{"startq_check", {{"play", "end_of_play"}, {"step", "per_step"}}, 0, false,
+               "R1, may not hold all of r0..r5: checked on the position after the play, or after every step (D-R1STEP)"};
+  if (with_off) o.choices.push_back({"off", "none"});
+  return o;
+}
+OptionSpec unblock_option(int default_index) {
+  return {"unblock", {{"R4_result", "R4"}, {"R3_bkgm_start_of_turn", "R3"}, {"none", "off"}}, default_index, false,
+          "R4: prefer plays that leave the opponent a legal step; R3: open a wall before a trapped stack (D-R3R4)"};
+}
+OptionSpec unblock_priority_option() {
+  return {"unblock_priority", {{"after_max_dice", "after"}, {"before_max_dice", "before"}}, 0, false,
+          "apply the unblock preference after the maximum-dice and higher-die rules, or before them (D-ORDER)"};
+}
+
+std::vector<VariantInfo> build_table() {
+  std::vector<VariantInfo> t;
+  t.push_back({Variant::Fevga, "fevga", {"φεύγα", "fevgas", "feuga"}, Movement::Parallel, Contact::Block,
+               StartLayout::Stack,
+               {runner_threshold_option(), startq_option(true),
+                {"opp_start_quarter", {{"off", "none"}, {"R2a"}, {"R2b"}, {"R2c"}}, 0, false,
+                 "R2: no six in r12..r17 (R2a), none of r13..r18 all held while the opponent has a start stack (R2b), "
+                 "at most four of r12..r17 (R2c) (D-R2)"},
+                unblock_option(0), unblock_priority_option()}});
+  t.push_back({Variant::Moultezim, "moultezim", {"moultezin", "multezim", "μουλτεζίμ"}, Movement::Parallel,
+               Contact::Block, StartLayout::Stack,
+               {runner_threshold_option(),
+                {"primes", {{"R2c"}, {"R1"}, {"none", "off"}}, 0, false,
+                 "prime limit: at most four points of the opponent's starting table (R2c, bkgm), "
+                 "not all of one's own starting quarter (R1, pbmserv/FIBS), or none (D-MOULTEZIM)"},
+                startq_option(false), unblock_option(2), unblock_priority_option()}});
+  return t;
+}
+
+}  // namespace
+
+const std::vector<VariantInfo>& variant_table() {
+  static const std::vector<VariantInfo> table = build_table();
+  return table;
+}
+
+const VariantInfo& variant_info(Variant v) {
+  for (const auto& info : variant_table())
+    if (info.variant == v) return info;
+  throw std::logic_error("variant without an entry in the variant table");
+}
+
+Variant variant_from_name(const std::string& name) {
+  const std::string key = lower(name);
+  for (const auto& info : variant_table()) {
+    if (key == info.name) return info.variant;
+    for (const auto& a : info.aliases)
+      if (key == lower(a)) return info.variant;
+  }
+  std::string known;
+  for (const auto& info : variant_table()) known += (known.empty() ? "" : ", ") + info.name;
+  throw std::invalid_argument("unknown variant '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+
+void apply_option_values(Rules& r) {
+  const auto& specs = r.info().options;
+  auto value = [&](const char* name) -> const std::string& {
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      if (specs[i].name == name) return specs[i].choices[r.option_index[i]][0];
+    throw std::logic_error(std::string("option missing from the table: ") + name);
+  };
+  r.runner_threshold = std::stoi(value("runner_threshold"));
+  const std::string& uq = value("unblock");
+  r.unblock = uq == "R4_result" ? Unblock::R4Result : uq == "none" ? Unblock::None : Unblock::R3StartOfTurn;
+  r.unblock_priority =
+      value("unblock_priority") == "before_max_dice" ? UnblockPriority::BeforeMaxDice : UnblockPriority::AfterMaxDice;
+  const std::string& sq = value("startq_check");
+  const StartQuarterCheck timing = sq == "step" ? StartQuarterCheck::Step : StartQuarterCheck::Play;
+  if (r.variant == Variant::Fevga) {
+    r.start_quarter = sq == "off" ? StartQuarterCheck::Off : timing;
+    const std::string& r2 = value("opp_start_quarter");
+    r.opp_start_quarter = r2 == "R2a"   ? OppStartQuarter::R2a
+                          : r2 == "R2b" ? OppStartQuarter::R2b
+                          : r2 == "R2c" ? OppStartQuarter::R2c
+                                        : OppStartQuarter::Off;
+  } else {  // Moultezim: the `primes` profile picks R1 or R2c (RULES.md §7.1)
+    const std::string& primes = value("primes");
+    r.start_quarter = primes == "R1" ? timing : StartQuarterCheck::Off;
+    r.opp_start_quarter = primes == "R2c" ? OppStartQuarter::R2c : OppStartQuarter::Off;
+  }
+}
+
+}  // namespace
+
+Rules make_rules(Variant v, const std::vector<std::pair<std::string, std::string>>& options) {
+  Rules r;
+  r.variant = v;
+  const VariantInfo& info = variant_info(v);
+  r.movement = info.movement;
+  r.contact = info.contact;
+  r.start = info.start;
+  r.option_index.resize(info.options.size());
+  for (std::size_t i = 0; i < info.options.size(); ++i) r.option_index[i] = info.options[i].default_index;
+  std::vector<bool> seen(info.options.size(), false);
+  for (const auto& [name, raw] : options) {
+    std::size_t i = 0;
+    while (i < info.options.size() && info.options[i].name != name) ++i;
+    if (i == info.options.size()) {
+      std::string known;
+      for (const auto& o : info.options) known += (known.empty() ? "" : ", ") + o.name;
+      throw std::invalid_argument("unknown option '" + name + "' for variant " + info.name + " (options: " + known + ")");
+    }
+    if (seen[i]) throw std::invalid_argument("option '" + name + "' given twice");
+    seen[i] = true;
+    const OptionSpec& spec = info.options[i];
+    int found = -1;
+    for (std::size_t c = 0; c < spec.choices.size() && found < 0; ++c)
+      for (const auto& spelling : spec.choices[c])
+        if (lower(spelling) == lower(raw)) found = static_cast<int>(c);
+    if (found < 0) {
+      std::string allowed;
+      for (const auto& c : spec.choices) allowed += (allowed.empty() ? "" : ", ") + c[0];
+      throw std::invalid_argument("invalid value '" + raw + "' for option " + name + " of " + info.name +
+                                  " (allowed: " + allowed + ")");
+    }
+    r.option_index[i] = found;
+  }
+  apply_option_values(r);
+  return r;
+}
+
+std::vector<std::pair<std::string, std::string>> Rules::all_options() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto& specs = info().options;
+  for (std::size_t i = 0; i < specs.size(); ++i) out.emplace_back(specs[i].name, specs[i].choices[option_index[i]][0]);
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Rules::non_default_options() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto& specs = info().options;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (option_index[i] != specs[i].default_index) out.emplace_back(specs[i].name, specs[i].choices[option_index[i]][0]);
+  return out;
+}
+
+std::string options_to_text(const Rules& rules) {
+  std::string out;
+  for (const auto& [name, value] : rules.non_default_options()) out += (out.empty() ? "" : ",") + name + "=" + value;
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> options_from_text(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw std::invalid_argument("malformed option '" + item + "' (expected name=value)");
+    out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace tavli

@@ -1,0 +1,42 @@
+"""tavli: an engine for the tables games (the backgammon family), C++ core with a thin Python API.
+
+>>> import tavli
+>>> board = tavli.Board("fevga")
+>>> [str(p) for p in board.legal_plays((6, 5))]
+['24/13']
+"""
+
+from __future__ import annotations
+
+from ._core import ROW_BYTES, MAX_PLAYS, IllegalMove, InvalidPosition, Play, Rng, variant_options
+from ._core import variants as _variants
+from .board import Board, Outcome
+from .batch import batch_legal_plays, random_positions
+
+__version__ = "0.1.0"
+
+WHITE = 0
+BLACK = 1
+
+
+def variants() -> list[str]:
+    """Names of the variants the engine plays (aliases such as "φεύγα" are accepted too)."""
+    return list(_variants())
+
+
+__all__ = [
+    "BLACK",
+    "Board",
+    "IllegalMove",
+    "InvalidPosition",
+    "MAX_PLAYS",
+    "Outcome",
+    "Play",
+    "ROW_BYTES",
+    "Rng",
+    "WHITE",
+    "batch_legal_plays",
+    "random_positions",
+    "variant_options",
+    "variants",
+]

@@ -1,0 +1,25 @@
+"""Validation of dice given from outside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def parse_dice(dice: Any) -> tuple[int, int]:
+    """Accepts (d1, d2) or a string such as "6-5" or "65"; raises ValueError naming the problem."""
+    if isinstance(dice, str):
+        text = dice.strip().replace("-", "").replace(",", "").replace(" ", "")
+        if len(text) != 2 or not text.isdigit():
+            raise ValueError(f"dice {dice!r}: expected two digits such as '6-5'")
+        dice = (int(text[0]), int(text[1]))
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise ValueError(f"dice must be a pair of integers 1..6, got {dice!r}") from None
+    for d in (d1, d2):
+        if isinstance(d, bool) or not isinstance(d, int) and not hasattr(d, "__index__"):
+            raise ValueError(f"dice must be integers 1..6, got {dice!r}")
+    d1, d2 = int(d1), int(d2)
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError(f"dice must be integers 1..6, got ({d1}, {d2})")
+    return d1, d2

@@ -1,0 +1,236 @@
+"""`Board`: a position of one of the games, with python-chess-style play, undo and text forms."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from . import _core
+from ._dice import parse_dice
+from ._options import from_pairs, to_pairs
+
+_DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options"}
+_PARALLEL = {"fevga", "moultezim", "narde"}
+
+
+class Outcome(NamedTuple):
+    """The end of a game: the winner (0 white, 1 black), the points won and the kind of win."""
+
+    winner: int
+    points: int
+    kind: str  # "single", "double" or "triple"
+
+
+def _int_list(value: Any, field: str, length: int) -> list[int]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError(f"{field}: expected a list of {length} integers, got {type(value).__name__}")
+    out = list(value)
+    if len(out) != length:
+        raise ValueError(f"{field}: expected {length} integers, got {len(out)}")
+    for i, v in enumerate(out):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise ValueError(f"{field}[{i}]: expected an integer, got {v!r}")
+    return [int(v) for v in out]
+
+
+class Board(_core.Board):
+    """A position with its rules and whose turn it is.
+
+    Positions are seen from the side to move: ``mover`` and ``opponent`` each count checkers by
+    that side's own route index r = 0..23 (r = 0 its start point, 18..23 its home board; see
+    RULES.md §1.1). Steps of a play are ``(from, to)`` in the mover's frame, bar -1, off 24.
+    """
+
+    def __init__(self, variant: str = "fevga", **options: Any) -> None:
+        if not isinstance(variant, str):
+            raise ValueError(f"variant must be a string, got {type(variant).__name__}")
+        super().__init__(variant, to_pairs(options))
+        self._stack: list[_core.Play] = []
+
+    # --- construction from outside data -------------------------------------------------------
+    @classmethod
+    def from_id(cls, position_id: str) -> "Board":
+        """The board of a position ID (see ``id()``); raises InvalidPosition or ValueError."""
+        if not isinstance(position_id, str):
+            raise ValueError(f"position ID must be a string, got {type(position_id).__name__}")
+        return cls._from_core(_core.Board._from_id(position_id))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Board":
+        """The board of a dict as written by ``to_dict()``; validates every field."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"expected a dict, got {type(d).__name__}")
+        unknown = set(d) - _DICT_KEYS
+        if unknown:
+            raise ValueError(f"unknown keys {sorted(map(str, unknown))}; allowed: {sorted(_DICT_KEYS)}")
+        for key in ("variant", "mover", "opponent"):
+            if key not in d:
+                raise ValueError(f"missing key {key!r}")
+        variant = d["variant"]
+        if not isinstance(variant, str):
+            raise ValueError("variant: expected a string")
+        options = d.get("options", {})
+        if not isinstance(options, Mapping):
+            raise ValueError("options: expected a dict of option names to values")
+        turn = d.get("turn", 0)
+        if isinstance(turn, bool) or turn not in (0, 1):
+            raise ValueError(f"turn: expected 0 (white) or 1 (black), got {turn!r}")
+        core = _core.Board._from_parts(
+            variant,
+            to_pairs(options),
+            _int_list(d["mover"], "mover", 24),
+            _int_list(d["opponent"], "opponent", 24),
+            _int_list(d.get("bar", [0, 0]), "bar", 2),
+            _int_list(d.get("off", [0, 0]), "off", 2),
+            int(turn),
+        )
+        return cls._from_core(core)
+
+    @classmethod
+    def from_array(cls, row: Any, variant: str = "fevga", **options: Any) -> "Board":
+        """The board of one row of a position array (``to_array()``, batch calls)."""
+        import numpy as np
+
+        return cls._from_core(_core.Board._from_row(variant, to_pairs(options), np.asarray(row, dtype=np.uint8)))
+
+    @classmethod
+    def _from_core(cls, core: _core.Board) -> "Board":
+        board = cls.__new__(cls)
+        _core.Board.__init__(board, core.variant, core._options)
+        board._core_copy_from(core)  # position, turn and history of the validated core board
+        board._stack = []
+        return board
+
+    # --- views --------------------------------------------------------------------------------
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options that differ from the variant's defaults."""
+        return from_pairs(self.variant, self._options)
+
+    @property
+    def mover(self) -> list[int]:
+        return list(self._mover)
+
+    @property
+    def opponent(self) -> list[int]:
+        return list(self._opponent)
+
+    @property
+    def bar(self) -> list[int]:
+        return list(self._bar)
+
+    @property
+    def off(self) -> list[int]:
+        return list(self._off)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "turn": self.turn,
+            "mover": self.mover,
+            "opponent": self.opponent,
+            "bar": self.bar,
+            "off": self.off,
+            "options": self.options,
+        }
+
+    # --- plays --------------------------------------------------------------------------------
+    def legal_plays(self, dice: Any) -> list[_core.Play]:
+        """Every distinct legal play for the roll; a side that cannot move gets one empty play."""
+        return self._legal_plays(*parse_dice(dice))
+
+    legal_moves = legal_plays
+
+    def count_plays(self, dice: Any) -> int:
+        return self._count_plays(*parse_dice(dice))
+
+    def find_play(self, steps: Sequence[tuple[int, int]], dice: Any) -> _core.Play:
+        """The legal play the given steps amount to (a play is known by the position it leads to)."""
+        d = parse_dice(dice)
+        if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+            raise ValueError("steps: expected a list of (from, to) pairs")
+        pairs = []
+        for s in steps:
+            a, b = _int_list(s, "step", 2)
+            pairs.append((a, b))
+        return self._find_play(pairs, *d)
+
+    def parse_play(self, text: str, dice: Any) -> _core.Play:
+        """The legal play described by move text such as "24/18 13/11" (see README)."""
+        if not isinstance(text, str):
+            raise ValueError(f"move text must be a string, got {type(text).__name__}")
+        return self._parse_play(text, *parse_dice(dice))
+
+    def _checked(self, play: Any) -> _core.Play:
+        if isinstance(play, str):
+            raise ValueError("give a Play, or use parse_play(text, dice) for move text")
+        if not isinstance(play, _core.Play):
+            raise ValueError(f"expected a Play, got {type(play).__name__}")
+        return play
+
+    def push(self, play: _core.Play) -> None:
+        """Plays a legal play in place; the other side is then to move."""
+        play = self._checked(play)
+        self._push(play)
+        self._stack.append(play)
+
+    def pop(self) -> _core.Play:
+        """Undoes the last play and returns it."""
+        if not self._stack:
+            raise IndexError("pop from a board with no plays to undo")
+        self._pop()
+        return self._stack.pop()
+
+    def play(self, play: _core.Play) -> "Board":
+        """The position after a legal play, as a new board (this one is unchanged)."""
+        nxt = self.copy()
+        nxt.push(play)
+        return nxt
+
+    @property
+    def move_stack(self) -> list[_core.Play]:
+        return list(self._stack)
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else the winner and the points."""
+        o = self._outcome()
+        return None if o is None else Outcome(*o)
+
+    def is_game_over(self) -> bool:
+        return self._outcome() is not None
+
+    def perft(self, depth: int) -> int:
+        """Distinct plays summed over the 21 rolls, `depth` plies deep (a pass counts as one)."""
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 6:
+            raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
+        return self._perft(depth)
+
+    # --- copying, equality, text ----------------------------------------------------------------
+    def copy(self) -> "Board":
+        b = Board._from_core(self)  # the core history comes along, so pop() works on the copy
+        b._stack = list(self._stack)
+        return b
+
+    def __copy__(self) -> "Board":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Board":
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _core.Board):
+            return NotImplemented
+        return self.id() == other.id()
+
+    def __hash__(self) -> int:
+        return hash(self.id())
+
+    def __reduce__(self):
+        return (Board.from_id, (self.id(),))
+
+    def __repr__(self) -> str:
+        return f"tavli.Board.from_id({self.id()!r})"
+
+    def __str__(self) -> str:
+        from .diagram import diagram
+
+        return diagram(self)

@@ -1,0 +1,54 @@
+"""A text diagram of a board, drawn from White's side.
+
+White's route index r is White's point 24 - r. The top row shows White's points 13..24 left to
+right, the bottom row points 12..1; White's checkers are X, Black's O; a cell reads like "X15".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _white_frame(board: Any) -> tuple[list[int], list[int]]:
+    mover, opponent = board.mover, board.opponent
+    white, black = (mover, opponent) if board.turn == 0 else (opponent, mover)
+    parallel = board._movement == "parallel"
+    black_at = [0] * 24
+    for rb, n in enumerate(black):
+        black_at[(rb + 12) % 24 if parallel else 23 - rb] += n
+    return white, black_at
+
+
+def _cell(w: int, b: int) -> str:
+    if w and b:
+        return f"{w}X{b}O"[:4].rjust(4)
+    if w:
+        return f"X{w}".rjust(4)
+    if b:
+        return f"O{b}".rjust(4)
+    return "   ."
+
+
+def diagram(board: Any) -> str:
+    white, black = _white_frame(board)
+    top = [11 - i for i in range(12)]  # White r 11..0 = points 13..24
+    bottom = [12 + i for i in range(12)]  # White r 12..23 = points 12..1
+    def row(idx: list[int]) -> str:
+        cells = [_cell(white[r], black[r]) for r in idx]
+        return "|" + "".join(cells[:6]) + " |" + "".join(cells[6:]) + " |"
+    def labels(idx: list[int]) -> str:
+        nums = [f"{24 - r:4d}" for r in idx]
+        return " " + "".join(nums[:6]) + "  " + "".join(nums[6:])
+    bar_w, bar_b = (board.bar if board.turn == 0 else board.bar[::-1])
+    off_w, off_b = (board.off if board.turn == 0 else board.off[::-1])
+    to_move = "X (white)" if board.turn == 0 else "O (black)"
+    lines = [
+        f"{board.variant}: {to_move} to move",
+        labels(top),
+        row(top),
+        row(bottom),
+        labels(bottom),
+        f"bar X {bar_w} O {bar_b}   off X {off_w} O {off_b}",
+        f"id {board.id()}",
+    ]
+    return "\n".join(lines)
