@@ -492,4 +492,23 @@ def test_completely_blocked_helper():
     # O's r1 (its own point) -> not blocked.
     assert not completely_blocked(board({0: 13, 1: 1}), 1, x, 13)
     # O allowed to bear off is never blocked.
-    assert not completely_blocked(board({23: 1}), 14, board({11: 15}), 13)
+    assert not completely_blocked(board({23: 1}), 14, board({10: 15}), 13)
+
+
+def test_perft_fixture_is_current():
+    # Regression guard: the committed fixture must match the oracle (cheap cases only).
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), "data", "perft_fevga.json")
+    if not os.path.exists(path):
+        pytest.skip("fixture not generated yet (python tests/oracle/make_perft.py)")
+    with open(path) as f:
+        data = json.load(f)
+    assert data["generated_by"] == "tests/oracle/make_perft.py"
+    assert len(data["cases"]) >= 8
+    for c in data["cases"]:
+        if c["nodes"] > 50000:
+            continue
+        got = perft(c["mover"], c["opp"], c["mover_off"], c["opp_off"], c["depth"],
+                    c["variant"], c["options"])
+        assert got == c["nodes"], c.get("name")
