@@ -4,8 +4,6 @@
 
 namespace tavli {
 
-bool must_stay_on_board(const SideState& s) { return s.bar != 0 || (s.occ & ~kHomeMask) != 0; }
-
 namespace {
 
 // The opponent's occupancy seen in the mover's frame.
@@ -56,51 +54,91 @@ bool opponent_completely_blocked(const Position& pos, const Rules& rules) {
 }
 
 // One set of candidate plays at the deepest length seen so far, de-duplicated by
-// (resulting position, tag) through an open-addressing table cleared in O(1) by an epoch stamp.
+// (resulting position, tag). The open-addressing table starts small (most rolls have a few dozen
+// results) and doubles when half full; a slot holds (epoch << 16 | index), so clearing it between
+// calls is O(1), and the hash of every stored play is kept beside it so probes rarely touch plays.
 struct Collector {
-  static constexpr int kTableBits = 13;  // 8192 slots: load factor <= 1/2 at kMaxPlays
-  static constexpr std::uint32_t kTableMask = (1u << kTableBits) - 1;
+  static constexpr int kMinBits = 8;
+  static constexpr int kMaxBits = 13;  // 8192 slots: load factor <= 1/2 at kMaxPlays
 
   MoveList* list = nullptr;
   int best_depth = -1;
-  std::uint32_t epoch = 0;
-  std::vector<std::uint32_t> stamp = std::vector<std::uint32_t>(1u << kTableBits, 0);
-  std::vector<std::uint16_t> slot = std::vector<std::uint16_t>(1u << kTableBits, 0);
+  int bits = kMinBits;
+  std::uint32_t epoch = 0;  // 1..0xFFFF, in the slot's high half
+  std::vector<std::uint32_t> table = std::vector<std::uint32_t>(1u << kMaxBits, 0);
+  std::vector<std::uint64_t> hashes = std::vector<std::uint64_t>(kMaxPlays, 0);
 
   void reset(MoveList* l) {
     list = l;
-    list->size_ = 0;
+    list->truncate(0);
     best_depth = -1;
     clear_table();
   }
   void clear_table() {
-    if (++epoch == 0) {  // wrapped: really clear once every 2^32 calls
-      std::fill(stamp.begin(), stamp.end(), 0);
+    bits = kMinBits;
+    if (++epoch > 0xFFFF) {  // wrapped: really clear once every 65535 calls
+      std::fill(table.begin(), table.end(), 0);
       epoch = 1;
     }
   }
-  void record(const Position& pos, const Step* steps, int depth, std::uint8_t tag) {
+  void insert_slot(std::uint64_t h, int index) {
+    const std::uint32_t mask = (1u << bits) - 1;
+    std::uint32_t i = static_cast<std::uint32_t>(h >> 40) & mask;
+    while ((table[i] >> 16) == epoch) i = (i + 1) & mask;
+    table[i] = (epoch << 16) | static_cast<std::uint32_t>(index);
+  }
+  void grow() {
+    ++bits;
+    if (++epoch > 0xFFFF) {  // a new epoch empties the table; then re-insert what is stored
+      std::fill(table.begin(), table.end(), 0);
+      epoch = 1;
+    }
+    for (int k = 0; k < list->size(); ++k) insert_slot(hashes[k], k);
+  }
+  // The free slot after the stored plays, where a candidate is built in place before commit().
+  Play& scratch() { return list->plays_[static_cast<std::size_t>(list->size_)]; }
+
+  // Keeps the candidate in the scratch slot, found at `depth`, unless a play of the same result
+  // and tag is stored. `unique`: the caller guarantees that it is new (see Impl::unique).
+  void commit(int depth, bool unique) {
     if (depth < best_depth) return;
-    if (depth > best_depth) {
+    int n = list->size_;
+    if (depth > best_depth) {  // a longer play: the shorter ones are out (maximum dice)
       best_depth = depth;
-      list->size_ = 0;
+      if (n != 0) list->plays_[0] = list->plays_[static_cast<std::size_t>(n)];
+      n = list->size_ = 0;
       clear_table();
     }
-    const std::uint64_t h = pos.hash() ^ (0x9E3779B97F4A7C15ull * tag);
-    std::uint32_t i = static_cast<std::uint32_t>(h ^ (h >> 29)) & kTableMask;
-    for (;; i = (i + 1) & kTableMask) {
-      if (stamp[i] != epoch) break;
-      const Play& q = list->plays_[slot[i]];
-      if (q.tag == tag && q.result == pos) return;
+    Play& p = list->plays_[static_cast<std::size_t>(n)];
+    if (!unique) {
+      const std::uint64_t h = p.result.hash() ^ (0x9E3779B97F4A7C15ull * p.tag);
+      const std::uint32_t mask = (1u << bits) - 1;
+      for (std::uint32_t i = static_cast<std::uint32_t>(h >> 40) & mask;; i = (i + 1) & mask) {
+        const std::uint32_t e = table[i];
+        if ((e >> 16) != epoch) break;
+        const int k = static_cast<int>(e & 0xFFFF);
+        if (hashes[k] == h) {
+          const Play& q = (*list)[k];
+          if (q.tag == p.tag && q.result == p.result) return;
+        }
+      }
+      hashes[n] = h;
     }
-    if (list->size_ >= kMaxPlays) throw std::length_error("more than kMaxPlays distinct plays for one roll");
-    stamp[i] = epoch;
-    slot[i] = static_cast<std::uint16_t>(list->size_);
-    Play& p = list->plays_[list->size_++];
+    if (n + 1 >= kMaxPlays) throw std::length_error("more than kMaxPlays distinct plays for one roll");
+    list->size_ = n + 1;
+    if (unique) return;
+    if (2 * (n + 1) > (1 << bits) && bits < kMaxBits) grow();
+    else insert_slot(hashes[n], n);
+  }
+
+  void record(const Position& pos, const Step* steps, int depth, std::uint8_t tag, bool unique) {
+    if (depth < best_depth) return;
+    Play& p = scratch();
     for (int k = 0; k < depth; ++k) p.steps[k] = steps[k];
     p.nsteps = static_cast<std::uint8_t>(depth);
     p.tag = tag;
     p.result = pos;
+    commit(depth, unique);
   }
 };
 
@@ -116,16 +154,39 @@ struct MoveGenerator::Impl {
   int nsteps = 0;
   bool doubles = false;
   bool soft_before = false;
+  bool second_order = false;      // non-doubles: searching the order (d2, d1)
+  bool per_step_r1 = false;       // R1 checked after every step
   std::uint32_t closed = 0;       // points the mover may not land on (fixed during a turn: blocking)
   std::uint32_t r3_wall = 0;      // R3: the wall that must be opened, 0 when not triggered
+  // R4: the opponent does not move during the turn, so his possible sources per die are fixed;
+  // a result blocks him when the mover's checkers cover every target. r4_live is false when he
+  // cannot be blocked at all (nothing on the board, or free to bear off).
+  bool r4_live = false;
+  std::uint32_t opp_sources[7] = {};
+  // Non-doubles: true when the two die orders are interchangeable for different checkers (no
+  // runner phase, no per-step R1, no bear-off reachable this turn), see search().
+  bool orders_commute = false;
+  // True when the enumeration cannot reach one result twice, so the hash set is skipped:
+  // non-doubles whose orders commute (distinct (x, y) source pairs give distinct results, and the
+  // second order adds only chains the first could not make), and doubles that are order-free from
+  // the first step (each non-decreasing source multiset S gives start - S + (S + d), and S is
+  // recovered from that difference).
+  bool unique = false;
   Step steps[kMaxSteps] = {};
 
   bool soft_ok(const Position& p) const {
     switch (rules->unblock) {
       case Unblock::None: return true;
-      case Unblock::R4Result: return !opponent_completely_blocked(p, *rules);
+      case Unblock::R4Result: return !r4_live || !blocks_opponent(p);
       case Unblock::R3StartOfTurn: return r3_wall == 0 || (p.own().occ & r3_wall) != r3_wall;
     }
+    return true;
+  }
+
+  bool blocks_opponent(const Position& p) const {
+    const std::uint32_t closed_for_opp = opp_in_my_frame(p.own().occ, rules->movement);
+    for (int d = 1; d <= 6; ++d)
+      if (opp_sources[d] & ~(closed_for_opp >> d)) return false;
     return true;
   }
 
@@ -133,29 +194,22 @@ struct MoveGenerator::Impl {
     if (depth < all.best_depth && (!soft_before || depth < preferred.best_depth)) return;
     if (!whole_play_ok(pos, *rules)) return;
     const std::uint8_t tag = (depth == 1 && !doubles) ? static_cast<std::uint8_t>(seq[0]) : 0;
-    all.record(pos, steps, depth, tag);
-    if (soft_before && depth >= preferred.best_depth && soft_ok(pos)) preferred.record(pos, steps, depth, tag);
+    all.record(pos, steps, depth, tag, unique);
+    if (soft_before && depth >= preferred.best_depth && soft_ok(pos)) preferred.record(pos, steps, depth, tag, unique);
   }
 
-  // Depth-first over the remaining dice. `min_src` >= 0 restricts sources (ordered doubles).
-  void search(int depth, int min_src) {
-    if (depth < nsteps) {
+  // Depth-first over the remaining dice. `min_src` >= 0 restricts sources (ordered doubles);
+  // `allowed` masks the sources: in the second die order of a non-double whose orders commute,
+  // only the checker that just moved may take the second step, since a different checker's step
+  // repeats a sequence of the first order (same steps swapped, equally legal, same result).
+  void search(int depth, int min_src, std::uint32_t allowed = ~0u) {
+    if (depth + 1 == nsteps) {
+      last_step(depth, min_src, allowed);
+    } else if (depth < nsteps) {
       const int d = seq[depth];
       SideState& me = pos.own();
-      const bool order_free = doubles && !in_runner_phase(me, rules->runner_threshold) &&
-                              rules->start_quarter != StartQuarterCheck::Step;
-      std::uint32_t movable = movable_points(me, rules->runner_threshold);
-      if (min_src > 0) movable &= ~range_mask(0, min_src - 1);
-      // Steps that stay on the board: the landing point must be open.
-      std::uint32_t sources = movable & ~(closed >> d) & range_mask(0, 23 - d);
-      // Bear-off: all checkers home; exact, or an overshoot from the farthest checker.
-      if (!must_stay_on_board(me)) {
-        const int farthest = lowest_bit(me.occ);
-        std::uint32_t off = movable & range_mask(24 - d, 23);
-        if (farthest > 24 - d) off &= bit(farthest);
-        else off &= bit(24 - d);
-        sources |= off;
-      }
+      const bool order_free = doubles && !per_step_r1 && !in_runner_phase(me, rules->runner_threshold);
+      std::uint32_t sources = step_sources(me, d, min_src, allowed);
       while (sources) {
         const int from = lowest_bit(sources);
         sources &= sources - 1;
@@ -163,16 +217,75 @@ struct MoveGenerator::Impl {
         me.remove(from);
         if (to >= kPoints) me.add_off();
         else me.add(to);
-        if (rules->start_quarter != StartQuarterCheck::Step || (me.occ & kStartQuarter) != kStartQuarter) {
+        if (!per_step_r1 || (me.occ & kStartQuarter) != kStartQuarter) {
           steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to >= kPoints ? kOff : to)};
-          search(depth + 1, order_free ? from : -1);
+          std::uint32_t next_allowed = ~0u;
+          if (depth == 0 && orders_commute) {
+            if (second_order) {
+              // Only the checker that moved may go on, and only if the first order could not make
+              // the same chain (its intermediate point from + d2 is closed).
+              const int other_mid = from + seq[1];
+              next_allowed = (other_mid <= 23 && !((closed >> other_mid) & 1u)) ? 0u : bit(to);
+            } else if (from - seq[1] >= 0) {
+              // A checker stepping onto the point just left, y + d2 = from, makes the chain
+              // y -> y + d1 + d2, which one of the two orders makes as a chain anyway.
+              next_allowed = ~bit(from - seq[1]);
+            }
+          }
+          search(depth + 1, order_free ? from : -1, next_allowed);
         }
         if (to >= kPoints) me.remove_off();
         else me.remove(to);
         me.add(from);
       }
     }
-    record(depth);
+    // The empty play is the root of both die orders: record it once.
+    if ((depth >= all.best_depth || (soft_before && depth >= preferred.best_depth)) && !(depth == 0 && second_order))
+      record(depth);
+  }
+
+  // Steps that the die `d` allows from the current position (step 1 of the pipeline), restricted
+  // to sources >= min_src and in `allowed`.
+  std::uint32_t step_sources(const SideState& me, int d, int min_src, std::uint32_t allowed) const {
+    std::uint32_t movable = movable_points(me, rules->runner_threshold) & allowed;
+    if (min_src > 0) movable &= ~range_mask(0, min_src - 1);
+    // Steps that stay on the board: the landing point must be open.
+    std::uint32_t sources = movable & ~(closed >> d) & range_mask(0, 23 - d);
+    // Bear-off: all checkers home; exact, or an overshoot from the farthest checker.
+    if (!must_stay_on_board(me)) {
+      const int farthest = lowest_bit(me.occ);
+      std::uint32_t off = movable & range_mask(24 - d, 23);
+      if (farthest > 24 - d) off &= bit(farthest);
+      else off &= bit(24 - d);
+      sources |= off;
+    }
+    return sources;
+  }
+
+  // The last die: each step's result is built directly in the collector's free slot (no undo, no
+  // recursion), then checked and kept or dropped.
+  void last_step(int depth, int min_src, std::uint32_t allowed) {
+    const int d = seq[depth];
+    const std::uint8_t tag = (depth == 0 && !doubles) ? static_cast<std::uint8_t>(d) : 0;
+    for (std::uint32_t sources = step_sources(pos.own(), d, min_src, allowed); sources; sources &= sources - 1) {
+      const int from = lowest_bit(sources);
+      const int to = from + d;
+      Play& p = all.scratch();
+      p.result = pos;
+      SideState& r = p.result.own();
+      r.remove(from);
+      if (to >= kPoints) r.add_off();
+      else r.add(to);
+      if (per_step_r1 && (r.occ & kStartQuarter) == kStartQuarter) continue;
+      if (!whole_play_ok(p.result, *rules)) continue;
+      for (int k = 0; k < depth; ++k) p.steps[k] = steps[k];
+      p.steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to >= kPoints ? kOff : to)};
+      p.nsteps = static_cast<std::uint8_t>(depth + 1);
+      p.tag = tag;
+      if (soft_before && depth + 1 >= preferred.best_depth && soft_ok(p.result))
+        preferred.record(p.result, p.steps, depth + 1, tag, unique);
+      all.commit(depth + 1, unique);
+    }
   }
 
   static void higher_die_rule(MoveList& l, int best_depth, Dice dice) {
@@ -215,6 +328,7 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
   s.pos = start;
   s.doubles = dice.is_double();
   s.nsteps = dice.steps();
+  s.per_step_r1 = rules.start_quarter == StartQuarterCheck::Step;
   s.soft_before = rules.unblock != Unblock::None && rules.unblock_priority == UnblockPriority::BeforeMaxDice;
   s.closed = opp_in_my_frame(start.opp().occ, rules.movement);
   s.r3_wall = 0;
@@ -230,19 +344,40 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
       }
     }
   }
+  s.r4_live = false;
+  if (rules.unblock == Unblock::R4Result) {
+    const SideState& o = start.opp();
+    s.r4_live = (o.occ != 0 || o.bar != 0) && must_stay_on_board(o);
+    const std::uint32_t movable = movable_points(o, rules.runner_threshold);
+    for (int d = 1; d <= 6; ++d) s.opp_sources[d] = movable & range_mask(0, 23 - d);
+  }
+  {
+    // Two checkers outside home: after one step at least one remains, so no bear-off this turn.
+    const SideState& me = start.own();
+    int outside = me.bar;
+    for (std::uint32_t m = me.occ & ~kHomeMask; m; m &= m - 1) outside += me.n[lowest_bit(m)];
+    s.orders_commute = outside >= 2 && !in_runner_phase(me, rules.runner_threshold) &&
+                       rules.start_quarter != StartQuarterCheck::Step;
+  }
+  s.unique = s.doubles ? (!in_runner_phase(start.own(), rules.runner_threshold) &&
+                          rules.start_quarter != StartQuarterCheck::Step)
+                       : s.orders_commute;
   s.all.reset(&out);
   if (s.soft_before) s.preferred.reset(&s.preferred_list);
   else s.preferred.best_depth = kMaxSteps + 1;  // never records
 
+  s.second_order = false;
   if (s.doubles) {
     for (int k = 0; k < s.nsteps; ++k) s.seq[k] = dice.d1;
     s.search(0, -1);
   } else {
     s.seq[0] = dice.d1;
     s.seq[1] = dice.d2;
+    s.second_order = false;
     s.search(0, -1);
     s.seq[0] = dice.d2;
     s.seq[1] = dice.d1;
+    s.second_order = true;
     s.search(0, -1);
   }
 

@@ -2,24 +2,8 @@
 
 #include <stdexcept>
 
-#include "tavli/rng.h"
 
 namespace tavli {
-
-const Zobrist& Zobrist::table() {
-  static const Zobrist z = [] {
-    Zobrist t{};
-    SplitMix64 sm(0x7A76E11ull);  // fixed: hashes are identical on every platform and run
-    for (auto& row : t.point) {
-      row[0] = 0;
-      for (int c = 1; c < 16; ++c) row[c] = sm.next();
-    }
-    for (auto& p : t.pinned) p = sm.next();
-    t.first_turn = sm.next();
-    return t;
-  }();
-  return z;
-}
 
 void SideState::refresh() {
   const Zobrist& z = Zobrist::table();

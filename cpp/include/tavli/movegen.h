@@ -54,7 +54,7 @@ struct Play {
 // A caller-owned, reusable list of plays.
 class MoveList {
  public:
-  MoveList() : plays_(kMaxPlays) {}
+  MoveList() : plays_(kMaxPlays + 1) {}  // one spare slot: the generator builds candidates there
   int size() const { return size_; }
   const Play& operator[](int i) const { return plays_[i]; }
   Play& operator[](int i) { return plays_[i]; }
@@ -89,8 +89,8 @@ class MoveGenerator {
 };
 
 // Rule predicates the generator uses, exposed for the game layer and tests.
-// True when the side to move has a checker outside its home board or on the bar.
-bool must_stay_on_board(const SideState& s);
+// True when the side has a checker outside its home board or on the bar (so it may not bear off).
+inline bool must_stay_on_board(const SideState& s) { return s.bar != 0 || (s.occ & ~kHomeMask) != 0; }
 // RULES.md §6.5 R4: the opponent of the side to move has checkers on the board, may not bear off,
 // and has no legal single step for any die 1..6 (his runner rule included, R1/R2 ignored).
 bool opponent_completely_blocked(const Position& pos, const Rules& rules);

@@ -48,6 +48,28 @@ struct Zobrist {
   static const Zobrist& table();
 };
 
+// The table is computed at compile time from a fixed SplitMix64 stream, so hashes are identical on
+// every platform and run, and the hot path reads a constant (no initialisation guard).
+constexpr Zobrist make_zobrist() {
+  Zobrist t{};
+  std::uint64_t state = 0x7A76E11ull;
+  auto next = [&state]() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  for (auto& row : t.point) {
+    row[0] = 0;
+    for (int c = 1; c < 16; ++c) row[c] = next();
+  }
+  for (auto& p : t.pinned) p = next();
+  t.first_turn = next();
+  return t;
+}
+inline constexpr Zobrist kZobrist = make_zobrist();
+inline const Zobrist& Zobrist::table() { return kZobrist; }
+
 struct SideState {
   std::uint8_t n[24];
   std::uint8_t bar;
@@ -74,27 +96,23 @@ struct SideState {
 
   // In-place moves used by the generator; they keep occ and hash in step.
   void remove(int r) {
-    const Zobrist& z = Zobrist::table();
     const int c = n[r];
-    hash ^= z.point[r][c] ^ z.point[r][c - 1];
+    hash ^= Zobrist::table().point[r][c] ^ Zobrist::table().point[r][c - 1];
     n[r] = static_cast<std::uint8_t>(c - 1);
     if (c == 1) occ &= ~bit(r);
   }
   void add(int r) {
-    const Zobrist& z = Zobrist::table();
     const int c = n[r];
-    hash ^= z.point[r][c] ^ z.point[r][c + 1];
+    hash ^= Zobrist::table().point[r][c] ^ Zobrist::table().point[r][c + 1];
     n[r] = static_cast<std::uint8_t>(c + 1);
     occ |= bit(r);
   }
   void add_off() {
-    const Zobrist& z = Zobrist::table();
-    hash ^= z.point[25][off] ^ z.point[25][off + 1];
+    hash ^= Zobrist::table().point[25][off] ^ Zobrist::table().point[25][off + 1];
     ++off;
   }
   void remove_off() {
-    const Zobrist& z = Zobrist::table();
-    hash ^= z.point[25][off] ^ z.point[25][off - 1];
+    hash ^= Zobrist::table().point[25][off] ^ Zobrist::table().point[25][off - 1];
     --off;
   }
 };
