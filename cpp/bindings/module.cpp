@@ -13,6 +13,12 @@ using namespace tavli;
 
 namespace {
 
+// One reusable list per thread: a MoveList is large (kMaxPlays slots), so it is not built per call.
+MoveList& scratch_list() {
+  thread_local MoveList list;
+  return list;
+}
+
 // A play as Python sees it: the steps and the roll they belong to.
 struct PyPlay {
   Play play;
@@ -210,7 +216,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("ply", &Game::ply, "Number of plays pushed (and not popped).")
       .def("_legal_plays", [](const Game& g, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
-        MoveList list;
+        MoveList& list = scratch_list();
         {
           py::gil_scoped_release release;
           g.legal_plays(dice, list);
@@ -222,7 +228,7 @@ PYBIND11_MODULE(_core, m) {
       })
       .def("_count_plays", [](const Game& g, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
-        MoveList list;
+        MoveList& list = scratch_list();
         g.legal_plays(dice, list);
         return list.size();
       })

@@ -28,6 +28,7 @@ constexpr std::uint32_t kR2bFront = range_mask(13, 18);    // six points in fron
 
 // Step 2 of the pipeline: hard whole-play constraints on the final position.
 inline bool whole_play_ok(const Position& p, const Rules& r) {
+  if (r.start_quarter != StartQuarterCheck::Play && r.opp_start_quarter == OppStartQuarter::Off) return true;
   const std::uint32_t occ = p.own().occ;
   if (r.start_quarter == StartQuarterCheck::Play && (occ & kStartQuarter) == kStartQuarter) return false;
   switch (r.opp_start_quarter) {
@@ -349,7 +350,15 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
     const SideState& o = start.opp();
     s.r4_live = (o.occ != 0 || o.bar != 0) && must_stay_on_board(o);
     const std::uint32_t movable = movable_points(o, rules.runner_threshold);
-    for (int d = 1; d <= 6; ++d) s.opp_sources[d] = movable & range_mask(0, 23 - d);
+    std::uint32_t targets = 0;  // every point the opponent could step to, in his frame
+    for (int d = 1; d <= 6; ++d) {
+      s.opp_sources[d] = movable & range_mask(0, 23 - d);
+      targets |= s.opp_sources[d] << d;
+    }
+    // A play changes the mover's occupancy on at most as many points as it has steps: if more of
+    // the opponent's targets than that are free now, no result can block him.
+    const std::uint32_t free_targets = targets & ~opp_in_my_frame(start.own().occ, rules.movement);
+    if (popcount(free_targets) > s.nsteps) s.r4_live = false;
   }
   {
     // Two checkers outside home: after one step at least one remains, so no bear-off this turn.
@@ -396,7 +405,8 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
     return;
   }
   Impl::higher_die_rule(out, best, dice);
-  if (!s.soft_before && rules.unblock != Unblock::None) s.soft_filter(out);
+  const bool soft_live = rules.unblock == Unblock::R4Result ? s.r4_live : rules.unblock == Unblock::R3StartOfTurn && s.r3_wall != 0;
+  if (!s.soft_before && soft_live) s.soft_filter(out);
 }
 
 }  // namespace tavli

@@ -6,18 +6,17 @@
 namespace tavli {
 
 void SideState::refresh() {
-  const Zobrist& z = Zobrist::table();
+  const HashKeys& k = kHashKeys;
   occ = 0;
-  hash = 0;
   pad = 0;
+  hash = bar * k.point[24] + off * k.point[25];
   for (int r = 0; r < 24; ++r) {
     if (n[r]) occ |= bit(r);
-    hash ^= z.point[r][n[r] & 15];
+    hash += n[r] * k.point[r];
   }
-  hash ^= z.point[24][bar & 15] ^ z.point[25][off & 15];
   for (int r = 0; r < 24; ++r)
-    if (pinned & bit(r)) hash ^= z.pinned[r];
-  if (flags & kFirstTurn) hash ^= z.first_turn;
+    if (pinned & bit(r)) hash += k.pinned[r];
+  if (flags & kFirstTurn) hash += k.first_turn;
 }
 
 Position Position::empty() {

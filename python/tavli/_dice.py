@@ -7,9 +7,13 @@ from typing import Any
 
 def parse_dice(dice: Any) -> tuple[int, int]:
     """Accepts (d1, d2) or a string such as "6-5" or "65"; raises ValueError naming the problem."""
+    if type(dice) is tuple and len(dice) == 2:  # the common case, kept cheap
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
+            return dice
     if isinstance(dice, str):
         text = dice.strip().replace("-", "").replace(",", "").replace(" ", "")
-        if len(text) != 2 or not text.isdigit():
+        if len(text) != 2 or not all(c in "0123456789" for c in text):
             raise ValueError(f"dice {dice!r}: expected two digits such as '6-5'")
         dice = (int(text[0]), int(text[1]))
     try:

@@ -13,11 +13,11 @@
 //     pad      zero
 //     occ      24-bit mask, bit r set when n[r] > 0 (kept in step with n)
 //     pinned   24-bit mask, bit r set when this side's checker on r is pinned (Plakoto)
-//     hash     Zobrist hash of this side alone (see below)
+//     hash     additive hash of this side alone (see Keys below)
 //
 // Keys. The 64-bit hash of a position is side[0].hash ^ rotl(side[1].hash, 29): each side's hash is
-// the XOR of table entries for (point, count), bar, off, pins and flags, kept up to date
-// incrementally, and the rotation tells the two sides apart. The exact key (PositionKey, 33 bytes)
+// additive over its checkers, pins and flags (HashKeys below), kept up to date incrementally, and
+// the rotation tells the two sides apart. The exact key (PositionKey, 33 bytes)
 // packs both sides' counts as nibbles and is what IDs and deduplication compare.
 //
 // Array row (for numpy batch calls), kRowBytes = 64 uint8 per position:
@@ -40,18 +40,21 @@
 
 namespace tavli {
 
-struct Zobrist {
-  // point[r][count]: r = 0..23 board, 24 bar, 25 off; count 0..15 (entry 0 is zero).
-  std::uint64_t point[26][16];
+// Hash keys. A side's hash is additive: the sum (mod 2^64) of count * key over points, bar and
+// off, plus a key per pinned point and one for the first-turn flag. A step then costs one add and
+// one subtract, whatever the counts; distinct positions collide only if a small integer
+// combination of the random 64-bit keys vanishes, about 2^-64 per pair (and deduplication always
+// confirms with an exact comparison).
+struct HashKeys {
+  std::uint64_t point[26];  // 0..23 board, 24 bar, 25 off
   std::uint64_t pinned[24];
   std::uint64_t first_turn;
-  static const Zobrist& table();
 };
 
-// The table is computed at compile time from a fixed SplitMix64 stream, so hashes are identical on
-// every platform and run, and the hot path reads a constant (no initialisation guard).
-constexpr Zobrist make_zobrist() {
-  Zobrist t{};
+// Computed at compile time from a fixed SplitMix64 stream, so hashes are identical on every
+// platform and run, and the hot path reads constants.
+constexpr HashKeys make_hash_keys() {
+  HashKeys t{};
   std::uint64_t state = 0x7A76E11ull;
   auto next = [&state]() {
     std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -59,16 +62,13 @@ constexpr Zobrist make_zobrist() {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   };
-  for (auto& row : t.point) {
-    row[0] = 0;
-    for (int c = 1; c < 16; ++c) row[c] = next();
-  }
-  for (auto& p : t.pinned) p = next();
+  for (auto& k : t.point) k = next();
+  for (auto& k : t.pinned) k = next();
   t.first_turn = next();
   return t;
 }
-inline constexpr Zobrist kZobrist = make_zobrist();
-inline const Zobrist& Zobrist::table() { return kZobrist; }
+inline constexpr HashKeys kHashKeys = make_hash_keys();
+
 
 struct SideState {
   std::uint8_t n[24];
@@ -96,23 +96,20 @@ struct SideState {
 
   // In-place moves used by the generator; they keep occ and hash in step.
   void remove(int r) {
-    const int c = n[r];
-    hash ^= Zobrist::table().point[r][c] ^ Zobrist::table().point[r][c - 1];
-    n[r] = static_cast<std::uint8_t>(c - 1);
-    if (c == 1) occ &= ~bit(r);
+    hash -= kHashKeys.point[r];
+    if (--n[r] == 0) occ &= ~bit(r);
   }
   void add(int r) {
-    const int c = n[r];
-    hash ^= Zobrist::table().point[r][c] ^ Zobrist::table().point[r][c + 1];
-    n[r] = static_cast<std::uint8_t>(c + 1);
+    hash += kHashKeys.point[r];
+    ++n[r];
     occ |= bit(r);
   }
   void add_off() {
-    hash ^= Zobrist::table().point[25][off] ^ Zobrist::table().point[25][off + 1];
+    hash += kHashKeys.point[25];
     ++off;
   }
   void remove_off() {
-    hash ^= Zobrist::table().point[25][off] ^ Zobrist::table().point[25][off - 1];
+    hash -= kHashKeys.point[25];
     --off;
   }
 };
