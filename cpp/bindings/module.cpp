@@ -27,6 +27,22 @@ struct PyPlay {
 
 using OptionList = std::vector<std::pair<std::string, std::string>>;
 
+// A Python integer (or anything with __index__) in 0..max, else ValueError naming it.
+std::uint64_t index_in_range(py::handle v, const char* what, std::uint64_t max) {
+  PyObject* idx = PyNumber_Index(v.ptr());
+  if (!idx) {
+    PyErr_Clear();
+    throw std::invalid_argument(std::string(what) + " must be an integer");
+  }
+  const unsigned long long x = PyLong_AsUnsignedLongLong(idx);
+  Py_DECREF(idx);
+  const bool overflow = PyErr_Occurred() != nullptr;
+  if (overflow) PyErr_Clear();
+  if (overflow || x > max)
+    throw std::invalid_argument(std::string(what) + " must be in 0.." + std::to_string(max));
+  return x;
+}
+
 Dice to_dice(int d1, int d2) { return make_dice(d1, d2); }
 
 py::list steps_of(const Play& p) {
@@ -135,15 +151,18 @@ PYBIND11_MODULE(_core, m) {
         py::arg("name"), "The canonical name of a variant given by name or alias.");
 
   py::class_<Rng>(m, "Rng", "Seeded xoshiro256** generator with an exact die mapping (same dice on every platform).")
-      .def(py::init<std::uint64_t>(), py::arg("seed") = 0)
+      .def(py::init([](py::object seed) { return Rng(index_in_range(seed, "seed", ~0ull)); }), py::arg("seed") = 0)
       .def("next_u64", &Rng::next)
-      .def("below", [](Rng& r, std::uint32_t n) {
-        if (n == 0) throw std::invalid_argument("below(n) needs n >= 1");
-        return r.below(n);
-      }, py::arg("n"))
+      .def("below", [](Rng& r, py::object n) {
+        const auto k = static_cast<std::uint32_t>(index_in_range(n, "below(n): n", 0xFFFFFFFFull));
+        if (k == 0) throw std::invalid_argument("below(n) needs n >= 1");
+        return r.below(k);
+      }, py::arg("n"), "Uniform integer in [0, n), 1 <= n < 2**32.")
       .def("die", &Rng::die)
       .def("roll", &Rng::roll)
-      .def_static("derive", &Rng::derive, py::arg("master"), py::arg("index"));
+      .def_static("derive", [](py::object master, py::object index) {
+        return Rng::derive(index_in_range(master, "master", ~0ull), index_in_range(index, "index", ~0ull));
+      }, py::arg("master"), py::arg("index"), "Seed of the index-th stream derived from a master seed.");
 
   py::class_<PyPlay>(m, "Play", "A legal play: its steps (from, to) in the mover's route frame, bar -1, off 24.")
       .def_property_readonly("steps", [](const PyPlay& p) { return steps_of(p.play); })

@@ -1,6 +1,7 @@
 #include "tavli/batch.h"
 
 #include <algorithm>
+#include <memory>
 #include <thread>
 
 #include "tavli/rng.h"
@@ -63,14 +64,24 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
   const int t = std::max(1, threads);
   std::vector<std::vector<std::uint8_t>> chunks(static_cast<std::size_t>(t));
   parallel_ranges(n, t, [&](std::int64_t b, std::int64_t e, int w) {
-    MoveGenerator gen;
-    MoveList list;
+    // One generator per worker; the calling thread reuses its own across calls.
+    std::unique_ptr<MoveGenerator> own_gen;
+    std::unique_ptr<MoveList> own_list;
+    thread_local MoveList caller_list;
+    MoveGenerator* gen = &thread_generator();
+    MoveList* list = &caller_list;
+    if (t > 1) {
+      own_gen = std::make_unique<MoveGenerator>();
+      own_list = std::make_unique<MoveList>();
+      gen = own_gen.get();
+      list = own_list.get();
+    }
     std::uint8_t row[kRowBytes];
     for (std::int64_t i = b; i < e; ++i) {
-      gen.generate(positions[i], rules, rolls[i], list);
-      out.counts[i] = list.size();
+      gen->generate(positions[i], rules, rolls[i], *list);
+      out.counts[i] = list->size();
       if (!want_positions) continue;
-      for (const Play& p : list) {
+      for (const Play& p : *list) {
         Position child = p.result;
         child.flip();
         child.to_row(row, other(movers[i]));

@@ -37,6 +37,9 @@ void validate_position(const Position& pos, const Rules& rules) {
     if (st.bar != 0 && rules.contact != Contact::Hit)
       throw InvalidPosition(std::string(who[s]) + " has checkers on the bar, but nothing is ever hit in " +
                             rules.info().name);
+    if (st.flags != 0)  // the first-turn flag belongs to Narde's head rule, not part of these games yet
+      throw InvalidPosition(std::string(who[s]) + " has the first-turn flag set, which no rule of " +
+                            rules.info().name + " uses");
     if (st.pinned != 0 && rules.contact != Contact::Pin)
       throw InvalidPosition(std::string(who[s]) + " has pinned checkers, but nothing is pinned in " + rules.info().name);
   }
@@ -150,8 +153,11 @@ Play Game::find_play(const Step* steps, int nsteps, Dice dice) const {
 }
 
 void Game::push(const Play& play, Dice dice) {
-  // Identify the play by where it leads: a play from another position cannot sneak in.
+  // Identify the play by where its steps lead here, and insist that this is where the play itself
+  // leads: a play generated for another position cannot sneak in, even with the same steps.
   const Play legal = find_play(play.steps, play.nsteps, dice);
+  if (!(legal.result == play.result))
+    throw IllegalMove("this play belongs to another position (its steps lead elsewhere here)");
   history_.push_back(Undo{pos_, turn_});
   pos_ = legal.result;
   pos_.flip();

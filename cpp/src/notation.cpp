@@ -31,7 +31,14 @@ std::vector<std::uint8_t> b64_decode(const std::string& in) {
   int bits = 0;
   for (char c : in) {
     const char* p = c ? std::strchr(kB64, c) : nullptr;
-    if (!p) throw InvalidPosition(std::string("position ID payload: invalid character '") + c + "'");
+    if (!p) {
+      static const char* hex = "0123456789abcdef";
+      const auto b = static_cast<unsigned char>(c);
+      const std::string shown = (b > 0x20 && b < 0x7F) ? std::string("'") + c + "'"
+                                                       : std::string("(byte 0x") + hex[b >> 4] + hex[b & 15] + ")";
+      throw InvalidPosition("position ID payload: invalid character " + shown +
+                            " (base64url expected: A-Z a-z 0-9 - _)");
+    }
     acc = (acc << 6) | static_cast<std::uint32_t>(p - kB64);
     bits += 6;
     if (bits >= 8) {
@@ -150,6 +157,7 @@ int parse_point(const std::string& tok, const std::string& text, bool as_source)
 }  // namespace
 
 Play play_from_text(const Game& game, Dice dice, const std::string& text) {
+  if (game.outcome()) throw IllegalMove("the game is over: there are no legal plays");
   if (text.size() > 200) throw IllegalMove("move text too long (" + std::to_string(text.size()) + " characters)");
   std::string norm;
   for (char c : text) norm += (c == ',' || c == '\t' || c == '\n') ? ' ' : c;

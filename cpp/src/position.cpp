@@ -91,6 +91,9 @@ Position Position::from_row(const std::uint8_t* row, Player* to_move) {
     st.pinned = row[54 + 3 * s] | (row[55 + 3 * s] << 8) | (static_cast<std::uint32_t>(row[56 + 3 * s]) << 16);
   }
   if (row[52] > 1) throw std::invalid_argument("position row: player to move must be 0 or 1");
+  if (row[53] & ~3u) throw std::invalid_argument("position row: unknown flag bits in byte 53");
+  for (int i = 60; i < kRowBytes; ++i)
+    if (row[i]) throw std::invalid_argument("position row: reserved bytes 60..63 must be zero");
   if (to_move) *to_move = static_cast<Player>(row[52]);
   p.refresh();
   return p;

@@ -16,6 +16,8 @@ def parse_dice(dice: Any) -> tuple[int, int]:
         if len(text) != 2 or not all(c in "0123456789" for c in text):
             raise ValueError(f"dice {dice!r}: expected two digits such as '6-5'")
         dice = (int(text[0]), int(text[1]))
+    if isinstance(dice, (set, frozenset, dict)):  # unordered: which die is d1 would be arbitrary
+        raise ValueError(f"dice must be an ordered pair (d1, d2), got a {type(dice).__name__}")
     try:
         d1, d2 = dice
     except (TypeError, ValueError):

@@ -10,6 +10,30 @@ import numpy as np
 from . import _core
 from ._options import to_pairs
 
+_RANGES = {"uint8": (0, 255), "int64": (-(2**63), 2**63 - 1)}
+
+
+def as_int_array(value: Any, what: str, dtype: str) -> np.ndarray:
+    """`value` as a C-contiguous array of `dtype`; raises ValueError instead of silently
+    truncating floats or wrapping values that do not fit (numpy's unsafe casts)."""
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what}: expected an integer array ({e})") from None
+    if a.size and a.dtype.kind not in "iu":
+        raise ValueError(f"{what}: expected an integer array, got dtype {a.dtype}")
+    lo, hi = _RANGES[dtype]
+    if a.size and (int(a.min()) < lo or int(a.max()) > hi):
+        raise ValueError(f"{what}: values must be {lo}..{hi}, got {int(a.min())}..{int(a.max())}")
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
+    """An integer (Python or numpy) in lo..hi, else ValueError naming it."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") or not lo <= int(value) <= hi:
+        raise ValueError(f"{what} must be an integer {lo}..{hi}, got {value!r}")
+    return int(value)
+
 
 def batch_legal_plays(
     positions: Any,
@@ -28,18 +52,19 @@ def batch_legal_plays(
     positions, with the other side to move, are ``positions[offsets[i]:offsets[i + 1]]``.
     Results do not depend on ``threads``.
     """
-    rows = np.ascontiguousarray(positions, dtype=np.uint8)
-    d = np.ascontiguousarray(dice, dtype=np.int64)
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise ValueError("threads must be an integer")
+    if not isinstance(variant, str):
+        raise ValueError(f"variant must be a string, got {type(variant).__name__}")
+    rows = as_int_array(positions, "positions", "uint8")
+    d = as_int_array(dice, "dice", "int64")
+    threads = _int_in(threads, "threads", 1, 1024)
     return _core._batch_legal_plays(variant, to_pairs(options), rows, d, bool(return_positions), threads)
 
 
 def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **options: Any):
     """(positions, dice) of `n` consecutive (position, roll) pairs from seeded uniform-random
     self-play: the fixed, reproducible position sets of the tests and benchmarks."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    if not isinstance(variant, str):
+        raise ValueError(f"variant must be a string, got {type(variant).__name__}")
+    n = _int_in(n, "n", 0, 100_000_000)
+    seed = _int_in(seed, "seed", 0, 2**64 - 1)
     return _core._random_positions(variant, to_pairs(options), n, seed)

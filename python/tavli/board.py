@@ -21,7 +21,7 @@ class Outcome(NamedTuple):
 
 
 def _int_list(value: Any, field: str, length: int) -> list[int]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    if isinstance(value, (str, bytes, Mapping, set, frozenset)) or not isinstance(value, Iterable):
         raise ValueError(f"{field}: expected a list of {length} integers, got {type(value).__name__}")
     out = list(value)
     if len(out) != length:
@@ -29,6 +29,8 @@ def _int_list(value: Any, field: str, length: int) -> list[int]:
     for i, v in enumerate(out):
         if isinstance(v, bool) or not hasattr(v, "__index__"):
             raise ValueError(f"{field}[{i}]: expected an integer, got {v!r}")
+        if not -(2**31) <= int(v) < 2**31:  # would not fit the core's int (pybind11 says TypeError)
+            raise ValueError(f"{field}[{i}] = {int(v)} is out of range")
     return [int(v) for v in out]
 
 
@@ -72,7 +74,7 @@ class Board(_core.Board):
         if not isinstance(options, Mapping):
             raise ValueError("options: expected a dict of option names to values")
         turn = d.get("turn", 0)
-        if isinstance(turn, bool) or turn not in (0, 1):
+        if isinstance(turn, bool) or not hasattr(turn, "__index__") or turn not in (0, 1):
             raise ValueError(f"turn: expected 0 (white) or 1 (black), got {turn!r}")
         core = _core.Board._from_parts(
             variant,
@@ -88,9 +90,11 @@ class Board(_core.Board):
     @classmethod
     def from_array(cls, row: Any, variant: str = "fevga", **options: Any) -> "Board":
         """The board of one row of a position array (``to_array()``, batch calls)."""
-        import numpy as np
+        from .batch import as_int_array
 
-        return cls._from_core(_core.Board._from_row(variant, to_pairs(options), np.asarray(row, dtype=np.uint8)))
+        if not isinstance(variant, str):
+            raise ValueError(f"variant must be a string, got {type(variant).__name__}")
+        return cls._from_core(_core.Board._from_row(variant, to_pairs(options), as_int_array(row, "row", "uint8")))
 
     @classmethod
     def _from_core(cls, core: _core.Board) -> "Board":
@@ -200,9 +204,9 @@ class Board(_core.Board):
 
     def perft(self, depth: int) -> int:
         """Distinct plays summed over the 21 rolls, `depth` plies deep (a pass counts as one)."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 6:
+        if isinstance(depth, bool) or not hasattr(depth, "__index__") or not 0 <= int(depth) <= 6:
             raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
-        return self._perft(depth)
+        return self._perft(int(depth))
 
     # --- copying, equality, text ----------------------------------------------------------------
     def copy(self) -> "Board":

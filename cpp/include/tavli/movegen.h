@@ -27,7 +27,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "tavli/dice.h"
 #include "tavli/position.h"
@@ -44,22 +44,25 @@ struct Step {
   bool operator==(const Step& o) const { return from == o.from && to == o.to; }
 };
 
+// Trivially constructible on purpose: a MoveList's slots are left untouched until used.
 struct Play {
   Step steps[kMaxSteps];
-  std::uint8_t nsteps = 0;
-  std::uint8_t tag = 0;  // internal: the die of a one-step play of a non-double (higher-die rule)
-  Position result;       // after the play, still seen from the mover (not flipped)
+  std::uint8_t nsteps;
+  std::uint8_t tag;  // internal: the die of a one-step play of a non-double (higher-die rule)
+  Position result;   // after the play, still seen from the mover (not flipped)
 };
 
 // A caller-owned, reusable list of plays.
 class MoveList {
  public:
-  MoveList() : plays_(kMaxPlays + 1) {}  // one spare slot: the generator builds candidates there
+  // One spare slot: the generator builds candidates there. Default-initialised, so memory pages
+  // are only touched as plays are written (most rolls use a few dozen slots).
+  MoveList() : plays_(new Play[kMaxPlays + 1]) {}
   int size() const { return size_; }
   const Play& operator[](int i) const { return plays_[i]; }
   Play& operator[](int i) { return plays_[i]; }
-  const Play* begin() const { return plays_.data(); }
-  const Play* end() const { return plays_.data() + size_; }
+  const Play* begin() const { return plays_.get(); }
+  const Play* end() const { return plays_.get() + size_; }
   void clear() { size_ = 0; }
   // Keeps the first n plays (n <= size()).
   void truncate(int n) { size_ = n < size_ ? n : size_; }
@@ -67,7 +70,7 @@ class MoveList {
  private:
   friend class MoveGenerator;
   friend struct Collector;
-  std::vector<Play> plays_;
+  std::unique_ptr<Play[]> plays_;
   int size_ = 0;
 };
 
