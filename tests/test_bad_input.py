@@ -892,7 +892,7 @@ def test_hostile_calls_do_not_crash_the_interpreter():
         print("survived")
         """
     )
-    root = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, PYTHONPATH=str(root / "python"))
+    # The child imports the same tavli as this process (installed, or a source tree).
+    env = dict(os.environ, PYTHONPATH=str(Path(tavli.__file__).resolve().parent.parent))
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0 and "survived" in proc.stdout, (proc.returncode, proc.stderr[-2000:])
