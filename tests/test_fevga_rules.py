@@ -183,3 +183,40 @@ def test_options_reach_to_dict_and_id():
     assert b.to_dict()["options"] == {"primes": "R1", "startq_check": "step"}
     assert tavli.Board.from_id(b.id()).options == b.options
     assert tavli.Board("fevga", runner_threshold=12).options == {"runner_threshold": 12}
+
+
+# X {11, 12, 19..23: one each}, O's 15 checkers on his r5 (my r17). O's targets are his r6..r11 =
+# my r18..r23: X holds 19..23, so a checker on r18 walls O in completely (R4).
+BLK = ({11: 1, 12: 1, 19: 1, 20: 1, 21: 1, 22: 1, 23: 1}, {5: 15})
+
+
+@pytest.mark.parametrize("variant", ["fevga", "moultezim"])
+def test_unblock_R4_removes_the_play_that_walls_the_opponent_in(variant):
+    # 6-5: 6 is only 12->18 (11->17 closed, no bear-off with 11 and 12 out); 5 is only 11->16.
+    # Plays: {12->18, 11->16} (walls O in), {12->23}, {11->22}.
+    walls_in, a, b = [(12, 18), (11, 16)], [(12, 23)], [(11, 22)]
+    off = make_board(variant, *BLK, unblock="none")
+    r4 = make_board(variant, *BLK, unblock="R4_result")
+    check(off, (6, 5), [walls_in, a, b], 2)
+    check(r4, (6, 5), [a, b], 2)
+
+
+def test_unblock_priority_before_max_dice_prefers_a_shorter_play():
+    # 6-6: the only step is 12->18, and it walls O in. After the maximum-dice rule it is the only
+    # play, so R4 lapses and it stands. Applied before (pawelsberg), the empty play, which leaves
+    # O a step, is preferred: X passes.
+    after = make_board("fevga", *BLK)
+    before = make_board("fevga", *BLK, unblock_priority="before_max_dice")
+    check(after, (6, 6), [[(12, 18)]], 1)
+    check(before, (6, 6), [[]], 0)
+
+
+def test_moultezim_runner_threshold_12():
+    pos = ({0: 14, 11: 1}, {1: 15})
+    check(make_board("moultezim", *pos), (1, 1), [[(11, 12)]], 1)
+    check(
+        make_board("moultezim", *pos, runner_threshold=12),
+        (1, 1),
+        [[(11, 12), (0, 1, 3)], [(11, 12), (0, 2), (0, 1)], [(11, 12), (0, 3)]],
+        4,
+    )
