@@ -25,6 +25,8 @@ def fevga_set():
 
 def record(name: str, benchmark, work: float, unit: str) -> None:
     """Stores `work` units done per benchmarked call, e.g. resulting positions."""
+    if benchmark.stats is None:  # --benchmark-disable: the code ran once, nothing was timed
+        return
     best = benchmark.stats.stats.min
     mean = benchmark.stats.stats.mean
     RESULTS[name] = {"rate": work / best, "mean_rate": work / mean, "unit": unit, "seconds": best}
