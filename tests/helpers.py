@@ -10,42 +10,63 @@ import tavli
 OFF = 24
 
 
-def make_board(variant: str, mover: Mapping[int, int], opp: Mapping[int, int], turn: int = 0, **options) -> tavli.Board:
-    """A board from {route index: count} maps in each side's own frame; the rest is borne off."""
-    m = [0] * 24
-    o = [0] * 24
-    for r, n in mover.items():
-        m[r] += n
-    for r, n in opp.items():
-        o[r] += n
-    return tavli.Board.from_dict(
-        {
-            "variant": variant,
-            "turn": turn,
-            "mover": m,
-            "opponent": o,
-            "bar": [0, 0],
-            "off": [15 - sum(m), 15 - sum(o)],
-            "options": options,
-        }
-    )
+BAR = -1
+
+
+def make_board(
+    variant: str,
+    mover: Mapping[int, int],
+    opp: Mapping[int, int],
+    turn: int = 0,
+    pinned=((), ()),
+    first_turn=(False, False),
+    **options,
+) -> tavli.Board:
+    """A board from {route index: count} maps in each side's own frame (key -1: the bar); the
+    rest is borne off. `pinned`: (mover points, opponent points), each in its own frame."""
+    m, o, bar = [0] * 24, [0] * 24, [0, 0]
+    for side, counts in ((0, mover), (1, opp)):
+        for r, n in counts.items():
+            if r == BAR:
+                bar[side] += n
+            else:
+                (m if side == 0 else o)[r] += n
+    d = {
+        "variant": variant,
+        "turn": turn,
+        "mover": m,
+        "opponent": o,
+        "bar": bar,
+        "off": [15 - sum(m) - bar[0], 15 - sum(o) - bar[1]],
+        "options": options,
+    }
+    if any(pinned):
+        d["pinned"] = [list(pinned[0]), list(pinned[1])]
+    if any(first_turn):
+        d["first_turn"] = list(first_turn)
+    return tavli.Board.from_dict(d)
 
 
 def result_of(board: tavli.Board, moves: Iterable[tuple]) -> tuple:
     """Mover counts and off after net movements (from, to[, count]); to == 24 bears off."""
     counts = board.mover
     off = board.off[0]
+    bar = board.bar[0]
     for mv in moves:
         frm, to = mv[0], mv[1]
         k = mv[2] if len(mv) > 2 else 1
         for _ in range(k):
-            assert counts[frm] > 0, f"test position has no checker on {frm}"
-            counts[frm] -= 1
+            if frm == BAR:
+                assert bar > 0, "test position has no checker on the bar"
+                bar -= 1
+            else:
+                assert counts[frm] > 0, f"test position has no checker on {frm}"
+                counts[frm] -= 1
             if to >= OFF:
                 off += 1
             else:
                 counts[to] += 1
-    return tuple(counts), off
+    return (tuple(counts), off) if bar == 0 else (tuple(counts), off, bar)
 
 
 def play_result(board: tavli.Board, play) -> tuple:

@@ -83,8 +83,25 @@ void fill_side(SideState& s, const std::vector<int>& counts, int bar, int off, c
 
 py::object outcome_to_py(const std::optional<Outcome>& o) {
   if (!o) return py::none();
-  static const char* kinds[] = {"", "single", "double", "triple"};
-  return py::make_tuple(int(o->winner), o->points, kinds[static_cast<int>(o->kind)]);
+  static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw"};
+  py::object winner = o->winner < 0 ? py::object(py::none()) : py::object(py::int_(o->winner));
+  return py::make_tuple(winner, o->points, kinds[static_cast<int>(o->kind)]);
+}
+
+std::uint32_t pin_mask(const std::vector<int>& points, const char* who) {
+  std::uint32_t m = 0;
+  for (int r : points) {
+    if (r < 0 || r > 23) throw InvalidPosition(std::string(who) + " pinned point " + std::to_string(r) + " outside 0..23");
+    if (m & bit(r)) throw InvalidPosition(std::string(who) + " pinned point " + std::to_string(r) + " listed twice");
+    m |= bit(r);
+  }
+  return m;
+}
+
+std::vector<int> pin_list(std::uint32_t m) {
+  std::vector<int> out;
+  for (; m; m &= m - 1) out.push_back(lowest_bit(m));
+  return out;
 }
 
 py::array_t<std::uint8_t> rows_array(const std::vector<std::uint8_t>& bytes) {
@@ -192,7 +209,8 @@ PYBIND11_MODULE(_core, m) {
       .def_static("_from_parts",
                   [](const std::string& variant, const OptionList& options, const std::vector<int>& mover,
                      const std::vector<int>& opponent, const std::vector<int>& bar, const std::vector<int>& off,
-                     int turn) {
+                     int turn, const std::vector<int>& mover_pinned, const std::vector<int>& opponent_pinned,
+                     bool mover_first_turn, bool opponent_first_turn) {
                     const Rules rules = make_rules(variant_from_name(variant), options);
                     if (bar.size() != 2) throw InvalidPosition("bar: expected [mover, opponent]");
                     if (off.size() != 2) throw InvalidPosition("off: expected [mover, opponent]");
@@ -200,6 +218,10 @@ PYBIND11_MODULE(_core, m) {
                     Position pos = Position::empty();
                     fill_side(pos.own(), mover, bar[0], off[0], "mover");
                     fill_side(pos.opp(), opponent, bar[1], off[1], "opponent");
+                    pos.own().pinned = pin_mask(mover_pinned, "mover");
+                    pos.opp().pinned = pin_mask(opponent_pinned, "opponent");
+                    pos.own().flags = mover_first_turn ? SideState::kFirstTurn : 0;
+                    pos.opp().flags = opponent_first_turn ? SideState::kFirstTurn : 0;
                     pos.refresh();
                     return Game(rules, pos, static_cast<Player>(turn));
                   })
@@ -231,6 +253,16 @@ PYBIND11_MODULE(_core, m) {
       })
       .def_property_readonly("_off", [](const Game& g) {
         return std::vector<int>{g.position().own().off, g.position().opp().off};
+      })
+      .def_property_readonly("_pinned", [](const Game& g) {
+        return std::vector<std::vector<int>>{pin_list(g.position().own().pinned), pin_list(g.position().opp().pinned)};
+      })
+      .def_property_readonly("_first_turn", [](const Game& g) {
+        return std::vector<bool>{(g.position().own().flags & SideState::kFirstTurn) != 0,
+                                 (g.position().opp().flags & SideState::kFirstTurn) != 0};
+      })
+      .def_property_readonly("_contact", [](const Game& g) {
+        return g.rules().contact == Contact::Block ? "block" : g.rules().contact == Contact::Hit ? "hit" : "pin";
       })
       .def_property_readonly("ply", &Game::ply, "Number of plays pushed (and not popped).")
       .def("_legal_plays", [](const Game& g, int d1, int d2) {

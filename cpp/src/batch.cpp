@@ -114,10 +114,11 @@ void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, st
     dice.push_back(a);
     dice.push_back(b);
     gen.generate(pos, rules, d, list);
+    const Position before = pos;
     pos = list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))].result;
     pos.flip();
     mover = other(mover);
-    if (game_outcome(pos, rules, mover)) {
+    if (outcome_after_play(before, pos, rules, mover)) {
       pos = start_position(rules);
       mover = kWhite;
     }

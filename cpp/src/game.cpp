@@ -15,54 +15,117 @@ Position start_position(const Rules& rules) {
       s.n[16] = 3;
       s.n[18] = 5;
     }
+    if (rules.head_limit) s.flags = SideState::kFirstTurn;  // Narde: both sides still to play
   }
   p.refresh();
   return p;
 }
 
+namespace {
+
+int opp_index(const Rules& rules, int my_r) {
+  return rules.movement == Movement::Parallel ? (my_r + 12) % 24 : 23 - my_r;
+}
+
+// Plakoto (RULES.md §5.4): the side's start holds exactly one of its checkers, and it is pinned.
+bool mother_pinned(const SideState& s) { return s.n[0] == 1 && (s.pinned & 1u); }
+
+}  // namespace
+
 void validate_position(const Position& pos, const Rules& rules) {
   static const char* who[2] = {"mover", "opponent"};
+  const std::string game = rules.info().name;
   for (int s = 0; s < 2; ++s) {
     const SideState& st = pos.side[s];
+    const SideState& other_side = pos.side[1 - s];
+    const std::string name = who[s];
     int total = st.bar + st.off;
     for (int r = 0; r < kPoints; ++r) {
       if (st.n[r] > kCheckers)
-        throw InvalidPosition(std::string(who[s]) + " has " + std::to_string(st.n[r]) + " checkers on point " +
-                              std::to_string(r) + " (at most 15)");
+        throw InvalidPosition(name + " has " + std::to_string(st.n[r]) + " checkers on point " + std::to_string(r) +
+                              " (at most 15)");
       total += st.n[r];
     }
     if (total != kCheckers)
-      throw InvalidPosition(std::string(who[s]) + " has " + std::to_string(total) +
+      throw InvalidPosition(name + " has " + std::to_string(total) +
                             " checkers (on board + bar + off); every side has exactly 15");
     if (st.bar != 0 && rules.contact != Contact::Hit)
-      throw InvalidPosition(std::string(who[s]) + " has checkers on the bar, but nothing is ever hit in " +
-                            rules.info().name);
-    if (st.flags != 0)  // the first-turn flag belongs to Narde's head rule, not part of these games yet
-      throw InvalidPosition(std::string(who[s]) + " has the first-turn flag set, which no rule of " +
-                            rules.info().name + " uses");
-    if (st.pinned != 0 && rules.contact != Contact::Pin)
-      throw InvalidPosition(std::string(who[s]) + " has pinned checkers, but nothing is pinned in " + rules.info().name);
-  }
-  if (rules.contact == Contact::Block) {
-    const std::uint32_t opp = rules.movement == Movement::Parallel ? rotate12(pos.opp().occ) : reverse24(pos.opp().occ);
-    const std::uint32_t both = pos.own().occ & opp;
-    if (both) {
-      const int r = lowest_bit(both);
-      throw InvalidPosition("point " + std::to_string(r) + " (mover's route index) is held by both sides; in " +
-                            rules.info().name + " one checker closes a point");
+      throw InvalidPosition(name + " has checkers on the bar, but nothing is ever hit in " + game);
+    if (st.flags & ~SideState::kFirstTurn) throw InvalidPosition(name + ": unknown flag bits");
+    if (st.flags & SideState::kFirstTurn) {
+      if (!rules.head_limit)
+        throw InvalidPosition(name + " has the first-turn flag set, which no rule of " + game + " uses");
+      if (st.n[0] != kCheckers)
+        throw InvalidPosition(name + " is marked as not having played yet, but has checkers off its start");
     }
+    if (st.pinned & ~kBoardMask) throw InvalidPosition(name + ": pin mask beyond the 24 points");
+    if (st.pinned != 0 && rules.contact != Contact::Pin)
+      throw InvalidPosition(name + " has pinned checkers, but nothing is pinned in " + game);
+    for (std::uint32_t m = st.pinned; m; m &= m - 1) {
+      const int r = lowest_bit(m);
+      const int o = opp_index(rules, r);
+      if (st.n[r] != 1)
+        throw InvalidPosition(name + " has " + std::to_string(st.n[r]) + " checkers on pinned point " +
+                              std::to_string(r) + " (a pinned checker is alone)");
+      if (other_side.n[o] == 0)
+        throw InvalidPosition(name + "'s checker on point " + std::to_string(r) + " is pinned by nobody");
+      if (other_side.pinned & bit(o))
+        throw InvalidPosition("point " + std::to_string(r) + " of the " + name + " has both sides' checkers pinned");
+    }
+  }
+  // Points held by both sides: only a pin allows it.
+  for (int r = 0; r < kPoints; ++r) {
+    const int o = opp_index(rules, r);
+    if (!pos.own().n[r] || !pos.opp().n[o]) continue;
+    if ((pos.own().pinned & bit(r)) || (pos.opp().pinned & bit(o))) continue;
+    throw InvalidPosition("point " + std::to_string(r) + " (mover's route index) is held by both sides" +
+                          (rules.contact == Contact::Pin ? " without a pin" : ""));
   }
   if (pos.own().off == kCheckers)
     throw InvalidPosition("the side to move has already borne off all its checkers (the game ended before)");
 }
 
+namespace {
+
+std::optional<Outcome> bear_off_outcome(const Position& pos, const Rules& rules, Player to_move) {
+  const SideState& winner = pos.opp();  // the side that made the last play
+  const SideState& loser = pos.own();
+  if (winner.off != kCheckers) return std::nullopt;
+  const int w = other(to_move);
+  if (loser.off > 0) return Outcome{w, 1, ResultKind::Single};
+  // The winner's home board in the loser's frame: r0..5 (contrary) or r6..11 (parallel).
+  const std::uint32_t winners_home = rules.movement == Movement::Contrary ? range_mask(0, 5) : range_mask(6, 11);
+  const bool caught = (loser.occ & winners_home) != 0;
+  if (rules.scoring == Scoring::Backgammon && (caught || loser.bar)) return Outcome{w, 3, ResultKind::Triple};
+  if (rules.koks && caught) return Outcome{w, 3, ResultKind::Triple};
+  return Outcome{w, 2, ResultKind::Double};
+}
+
+}  // namespace
+
 std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules, Player to_move) {
-  (void)rules;
-  const SideState& last = pos.opp();  // the side that made the last play
-  if (last.off != kCheckers) return std::nullopt;
-  // Fevga, Moultezim (RULES.md §6.7): 2 points if the loser has borne off none.
-  const bool doubled = pos.own().off == 0;
-  return Outcome{other(to_move), doubled ? 2 : 1, doubled ? ResultKind::Double : ResultKind::Single};
+  if (rules.mother == MotherRule::State) {
+    // Judged for both sides on every position (RULES.md §5.4); `own` is to move, `opp` just moved.
+    const bool own_pinned = mother_pinned(pos.own()), opp_pinned = mother_pinned(pos.opp());
+    if (own_pinned && opp_pinned) return Outcome{-1, 0, ResultKind::Draw};
+    if (own_pinned && pos.opp().n[0] == 0) return Outcome{other(to_move), rules.mother_points, ResultKind::Mother};
+    if (opp_pinned && pos.own().n[0] == 0) return Outcome{to_move, rules.mother_points, ResultKind::Mother};
+  }
+  return bear_off_outcome(pos, rules, to_move);
+}
+
+std::optional<Outcome> outcome_after_play(const Position& before, const Position& after, const Rules& rules,
+                                          Player to_move) {
+  if (rules.mother == MotherRule::AtPinOnly) {
+    // Only a pin made by this play counts: the mover pinned the opponent's mother just now.
+    const SideState& mover = after.opp();
+    const SideState& pinned_side = after.own();
+    if (mother_pinned(pinned_side) && !mother_pinned(before.opp())) {
+      if (mother_pinned(mover)) return Outcome{-1, 0, ResultKind::Draw};
+      if (mover.n[0] == 0) return Outcome{other(to_move), rules.mother_points, ResultKind::Mother};
+    }
+  }
+  return game_outcome(after, rules, to_move);
 }
 
 namespace {
@@ -81,7 +144,7 @@ bool dice_fit(const int* need, const bool* at_least, int n, int* left) {
 }
 }  // namespace
 
-Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice dice) {
+Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice dice, const Rules& rules) {
   if (nsteps > dice.steps())
     throw IllegalMove("a roll of " + std::to_string(dice.d1) + "-" + std::to_string(dice.d2) + " gives at most " +
                       std::to_string(dice.steps()) + " steps, the play has " + std::to_string(nsteps));
@@ -89,6 +152,7 @@ Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice di
   bool at_least[kMaxSteps];
   Position p = pos;
   SideState& me = p.own();
+  me.clear_first_turn();  // as in every generated result: the mover has now played
   for (int k = 0; k < nsteps; ++k) {
     const int from = steps[k].from, to = steps[k].to;
     const std::string where =
@@ -99,14 +163,7 @@ Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice di
     need[k] = from == kBar ? to + 1 : to - from;
     at_least[k] = to == kOff;
     if (need[k] > 6) throw IllegalMove(where + ": longer than any die");
-    if (from == kBar) {
-      me.bar = static_cast<std::uint8_t>(me.bar - 1);
-      me.refresh();
-    } else {
-      me.remove(from);
-    }
-    if (to == kOff) me.add_off();
-    else me.add(to);
+    apply_step(p, from, to, rules.contact, rules.movement);
   }
   int left[7] = {0, 0, 0, 0, 0, 0, 0};
   if (dice.is_double()) left[dice.d1] = 4;
@@ -149,25 +206,31 @@ Play Game::find_play_by_result(const Position& result, Dice dice) const {
 }
 
 Play Game::find_play(const Step* steps, int nsteps, Dice dice) const {
-  return find_play_by_result(apply_steps(pos_, steps, nsteps, dice), dice);
+  return find_play_by_result(apply_steps(pos_, steps, nsteps, dice, rules_), dice);
 }
 
 void Game::push(const Play& play, Dice dice) {
+  if (outcome()) throw IllegalMove("the game is over: there are no legal plays");
   // Identify the play by where its steps lead here, and insist that this is where the play itself
   // leads: a play generated for another position cannot sneak in, even with the same steps.
   const Play legal = find_play(play.steps, play.nsteps, dice);
   if (!(legal.result == play.result))
     throw IllegalMove("this play belongs to another position (its steps lead elsewhere here)");
-  history_.push_back(Undo{pos_, turn_});
+  history_.push_back(Undo{pos_, turn_, played_, decided_});
+  const Position before = pos_;
   pos_ = legal.result;
   pos_.flip();
   turn_ = other(turn_);
+  played_ = true;
+  decided_ = outcome_after_play(before, pos_, rules_, turn_);
 }
 
 void Game::pop() {
   if (history_.empty()) throw std::out_of_range("pop from a board with no plays to undo");
   pos_ = history_.back().pos;
   turn_ = history_.back().turn;
+  played_ = history_.back().played;
+  decided_ = history_.back().decided;
   history_.pop_back();
 }
 

@@ -26,8 +26,8 @@ inline bool in_runner_phase(const SideState& s, int threshold) {
 constexpr std::uint32_t kR2Quarter = range_mask(12, 17);   // the opponent's starting quarter
 constexpr std::uint32_t kR2bFront = range_mask(13, 18);    // six points in front of his start
 
-// Step 2 of the pipeline: hard whole-play constraints on the final position.
-inline bool whole_play_ok(const Position& p, const Rules& r) {
+// The Fevga family's whole-play constraints (R1 at end of play, R2) on the final position.
+inline bool fevga_constraints_ok(const Position& p, const Rules& r) {
   if (r.start_quarter != StartQuarterCheck::Play && r.opp_start_quarter == OppStartQuarter::Off) return true;
   const std::uint32_t occ = p.own().occ;
   if (r.start_quarter == StartQuarterCheck::Play && (occ & kStartQuarter) == kStartQuarter) return false;
@@ -132,12 +132,13 @@ struct Collector {
     else insert_slot(hashes[n], n);
   }
 
-  void record(const Position& pos, const Step* steps, int depth, std::uint8_t tag, bool unique) {
+  void record(const Position& pos, const Step* steps, int depth, std::uint8_t tag, std::uint8_t hits, bool unique) {
     if (depth < best_depth) return;
     Play& p = scratch();
     for (int k = 0; k < depth; ++k) p.steps[k] = steps[k];
     p.nsteps = static_cast<std::uint8_t>(depth);
     p.tag = tag;
+    p.hits = hits;
     p.result = pos;
     commit(depth, unique);
   }
@@ -157,23 +158,31 @@ struct MoveGenerator::Impl {
   bool soft_before = false;
   bool second_order = false;      // non-doubles: searching the order (d2, d1)
   bool per_step_r1 = false;       // R1 checked after every step
-  std::uint32_t closed = 0;       // points the mover may not land on (fixed during a turn: blocking)
+  bool per_step_prime = false;    // Narde's six-prime rule checked after every step
+  bool bearoff_pinned_ok = true;  // Plakoto: may bear off with a pinned checker
+  Contact contact = Contact::Block;
+  Movement movement = Movement::Parallel;
+  std::uint32_t closed = 0;       // points the mover may not land on (fixed during a turn, see generate)
+  std::uint32_t blots = 0;        // single opposing checkers that a landing hits or pins, at the start
+  int head_left = 0;              // Narde: checkers that may still leave r0 this turn (large: no rule)
   std::uint32_t r3_wall = 0;      // R3: the wall that must be opened, 0 when not triggered
   // R4: the opponent does not move during the turn, so his possible sources per die are fixed;
   // a result blocks him when the mover's checkers cover every target. r4_live is false when he
-  // cannot be blocked at all (nothing on the board, or free to bear off).
+  // cannot be blocked at all (nothing on the board, free to bear off, or too many free targets).
   bool r4_live = false;
   std::uint32_t opp_sources[7] = {};
   // Non-doubles: true when the two die orders are interchangeable for different checkers (no
-  // runner phase, no per-step R1, no bear-off reachable this turn), see search().
+  // runner phase, no per-step rule, nothing on the bar, no bear-off reachable this turn).
   bool orders_commute = false;
   // True when the enumeration cannot reach one result twice, so the hash set is skipped:
   // non-doubles whose orders commute (distinct (x, y) source pairs give distinct results, and the
   // second order adds only chains the first could not make), and doubles that are order-free from
   // the first step (each non-decreasing source multiset S gives start - S + (S + d), and S is
-  // recovered from that difference).
+  // recovered from that difference; hits and pins depend only on the landing points).
   bool unique = false;
   Step steps[kMaxSteps] = {};
+  std::uint8_t hit_mask = 0;  // bit k: step k of the current sequence hit
+  int depth_now = 0;          // depth of the step being applied (for hit_mask)
 
   bool soft_ok(const Position& p) const {
     switch (rules->unblock) {
@@ -185,75 +194,75 @@ struct MoveGenerator::Impl {
   }
 
   bool blocks_opponent(const Position& p) const {
-    const std::uint32_t closed_for_opp = opp_in_my_frame(p.own().occ, rules->movement);
+    const std::uint32_t closed_for_opp = opp_in_my_frame(p.own().occ, movement);
     for (int d = 1; d <= 6; ++d)
       if (opp_sources[d] & ~(closed_for_opp >> d)) return false;
     return true;
   }
 
+  // Narde (RULES.md §7.2): no six consecutive points unless an opposing checker has passed every
+  // point of that wall along his route (or, by default, has been borne off).
+  bool six_prime_ok(const Position& p) const {
+    const std::uint32_t occ = p.own().occ;
+    std::uint32_t walls = occ;
+    for (int k = 1; k < 6; ++k) walls &= occ >> k;  // bit w: w..w+5 all held
+    if (!walls) return true;
+    const SideState& o = p.opp();
+    if (rules->prime_borne_off_ahead && o.off > 0) return true;
+    for (; walls; walls &= walls - 1) {
+      const int w = lowest_bit(walls);
+      // The wall's last point along the opponent's route (his index of my p is (p + 12) % 24).
+      const int last = w + 5 <= 11 ? w + 17 : (w >= 12 ? w - 7 : 23);
+      if (last >= 23 || (o.occ >> (last + 1)) == 0) return false;
+    }
+    return true;
+  }
+
+  // Step 2 of the pipeline: hard whole-play constraints on the final position.
+  bool whole_play_ok(const Position& p) const {
+    if (!fevga_constraints_ok(p, *rules)) return false;
+    return rules->six_prime != PrimeCheck::Play || six_prime_ok(p);
+  }
+
+  // Applies one step in place (and counts head departures); returns what it did to the opponent.
+  std::uint8_t apply(int from, int to) {
+    if (from == 0 && rules->head_limit) --head_left;
+    const std::uint8_t fx = apply_step(pos, from, to, contact, movement);
+    hit_mask = static_cast<std::uint8_t>(hit_mask | ((fx & kStepHit) << depth_now));
+    return fx;
+  }
+
+  void undo(int from, int to, std::uint8_t fx) {
+    undo_step(pos, from, to, fx, movement);
+    if (from == 0 && rules->head_limit) ++head_left;
+    hit_mask = static_cast<std::uint8_t>(hit_mask & ~(1u << depth_now));
+  }
+
+  // Step rules checked on the position after a step.
+  bool step_ok() const {
+    if (per_step_r1 && (pos.own().occ & kStartQuarter) == kStartQuarter) return false;
+    return !per_step_prime || six_prime_ok(pos);
+  }
+
   void record(int depth) {
     if (depth < all.best_depth && (!soft_before || depth < preferred.best_depth)) return;
-    if (!whole_play_ok(pos, *rules)) return;
+    if (!whole_play_ok(pos)) return;
     const std::uint8_t tag = (depth == 1 && !doubles) ? static_cast<std::uint8_t>(seq[0]) : 0;
-    all.record(pos, steps, depth, tag, unique);
-    if (soft_before && depth >= preferred.best_depth && soft_ok(pos)) preferred.record(pos, steps, depth, tag, unique);
+    all.record(pos, steps, depth, tag, hit_mask, unique);
+    if (soft_before && depth >= preferred.best_depth && soft_ok(pos))
+      preferred.record(pos, steps, depth, tag, hit_mask, unique);
   }
 
-  // Depth-first over the remaining dice. `min_src` >= 0 restricts sources (ordered doubles);
-  // `allowed` masks the sources: in the second die order of a non-double whose orders commute,
-  // only the checker that just moved may take the second step, since a different checker's step
-  // repeats a sequence of the first order (same steps swapped, equally legal, same result).
-  void search(int depth, int min_src, std::uint32_t allowed = ~0u) {
-    if (depth + 1 == nsteps) {
-      last_step(depth, min_src, allowed);
-    } else if (depth < nsteps) {
-      const int d = seq[depth];
-      SideState& me = pos.own();
-      const bool order_free = doubles && !per_step_r1 && !in_runner_phase(me, rules->runner_threshold);
-      std::uint32_t sources = step_sources(me, d, min_src, allowed);
-      while (sources) {
-        const int from = lowest_bit(sources);
-        sources &= sources - 1;
-        const int to = from + d;
-        me.remove(from);
-        if (to >= kPoints) me.add_off();
-        else me.add(to);
-        if (!per_step_r1 || (me.occ & kStartQuarter) != kStartQuarter) {
-          steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to >= kPoints ? kOff : to)};
-          std::uint32_t next_allowed = ~0u;
-          if (depth == 0 && orders_commute) {
-            if (second_order) {
-              // Only the checker that moved may go on, and only if the first order could not make
-              // the same chain (its intermediate point from + d2 is closed).
-              const int other_mid = from + seq[1];
-              next_allowed = (other_mid <= 23 && !((closed >> other_mid) & 1u)) ? 0u : bit(to);
-            } else if (from - seq[1] >= 0) {
-              // A checker stepping onto the point just left, y + d2 = from, makes the chain
-              // y -> y + d1 + d2, which one of the two orders makes as a chain anyway.
-              next_allowed = ~bit(from - seq[1]);
-            }
-          }
-          search(depth + 1, order_free ? from : -1, next_allowed);
-        }
-        if (to >= kPoints) me.remove_off();
-        else me.remove(to);
-        me.add(from);
-      }
-    }
-    // The empty play is the root of both die orders: record it once.
-    if ((depth >= all.best_depth || (soft_before && depth >= preferred.best_depth)) && !(depth == 0 && second_order))
-      record(depth);
-  }
-
-  // Steps that the die `d` allows from the current position (step 1 of the pipeline), restricted
-  // to sources >= min_src and in `allowed`.
+  // Sources of the steps that the die `d` allows from the current position (step 1 of the
+  // pipeline), restricted to sources >= min_src and in `allowed`. The bar is handled by callers.
   std::uint32_t step_sources(const SideState& me, int d, int min_src, std::uint32_t allowed) const {
-    std::uint32_t movable = movable_points(me, rules->runner_threshold) & allowed;
+    std::uint32_t movable = movable_points(me, rules->runner_threshold) & ~me.pinned & allowed;
+    if (head_left <= 0) movable &= ~1u;
     if (min_src > 0) movable &= ~range_mask(0, min_src - 1);
     // Steps that stay on the board: the landing point must be open.
     std::uint32_t sources = movable & ~(closed >> d) & range_mask(0, 23 - d);
     // Bear-off: all checkers home; exact, or an overshoot from the farthest checker.
-    if (!must_stay_on_board(me)) {
+    if (!must_stay_on_board(me) && (bearoff_pinned_ok || me.pinned == 0)) {
       const int farthest = lowest_bit(me.occ);
       std::uint32_t off = movable & range_mask(24 - d, 23);
       if (farthest > 24 - d) off &= bit(farthest);
@@ -263,8 +272,69 @@ struct MoveGenerator::Impl {
     return sources;
   }
 
-  // The last die: each step's result is built directly in the collector's free slot (no undo, no
-  // recursion), then checked and kept or dropped.
+  // Depth-first over the remaining dice. `min_src` >= 0 restricts sources (ordered doubles);
+  // `allowed` masks the sources: in the second die order of a non-double whose orders commute,
+  // only the checker that just moved may take the second step, since a different checker's step
+  // repeats a sequence of the first order (same steps swapped, equally legal, same result).
+  void search(int depth, int min_src, std::uint32_t allowed = ~0u) {
+    if (depth < nsteps) {
+      const int d = seq[depth];
+      SideState& me = pos.own();
+      if (me.bar) {  // hitting games: everything on the bar enters first
+        const int to = d - 1;
+        if (!((closed >> to) & 1u)) {
+          depth_now = depth;
+          const std::uint8_t fx = apply(kBar, to);
+          steps[depth] = Step{static_cast<std::int8_t>(kBar), static_cast<std::int8_t>(to)};
+          search(depth + 1, -1);
+          depth_now = depth;
+          undo(kBar, to, fx);
+        }
+      } else if (depth + 1 == nsteps && !per_step_prime && !per_step_r1 && contact == Contact::Block) {
+        last_step(depth, min_src, allowed);
+      } else {
+        const bool order_free = doubles && !per_step_r1 && !per_step_prime &&
+                                !in_runner_phase(me, rules->runner_threshold);
+        for (std::uint32_t sources = step_sources(me, d, min_src, allowed); sources; sources &= sources - 1) {
+          const int from = lowest_bit(sources);
+          const int to = from + d >= kPoints ? kOff : from + d;
+          depth_now = depth;
+          const std::uint8_t fx = apply(from, to);
+          if (step_ok()) {
+            steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)};
+            search(depth + 1, order_free ? from : -1, next_allowed(depth, from, to, d));
+          }
+          depth_now = depth;
+          undo(from, to, fx);
+        }
+      }
+    }
+    // The empty play is the root of both die orders: record it once.
+    if ((depth >= all.best_depth || (soft_before && depth >= preferred.best_depth)) && !(depth == 0 && second_order))
+      record(depth);
+  }
+
+  std::uint32_t next_allowed(int depth, int from, int to, int d) const {
+    if (depth != 0 || !orders_commute) return ~0u;
+    const int other = seq[1];  // the die not yet used
+    if (second_order) {
+      // Only the checker that moved may go on, and only if the first order could not make the same
+      // chain: its intermediate point from + other is closed, or holds a checker that the first
+      // order's chain would hit (hitting games; a pin on an intermediate point is released again).
+      if (to >= kPoints) return 0u;
+      const int mid = from + other;
+      const bool same_chain = mid <= 23 && !((closed >> mid) & 1u) &&
+                              (contact != Contact::Hit || !(((blots >> mid) | (blots >> to)) & 1u));
+      return same_chain ? 0u : bit(to);
+    }
+    // A checker stepping onto the point just left, y + other = from, makes the chain y -> from + d
+    // (through from or through y + d), which one of the two orders makes as a chain anyway.
+    (void)d;
+    return from - other >= 0 ? ~bit(from - other) : ~0u;
+  }
+
+  // The last die of a blocking game: each step's result is built directly in the collector's free
+  // slot (no undo, no recursion), then checked and kept or dropped.
   void last_step(int depth, int min_src, std::uint32_t allowed) {
     const int d = seq[depth];
     const std::uint8_t tag = (depth == 0 && !doubles) ? static_cast<std::uint8_t>(d) : 0;
@@ -277,14 +347,14 @@ struct MoveGenerator::Impl {
       r.remove(from);
       if (to >= kPoints) r.add_off();
       else r.add(to);
-      if (per_step_r1 && (r.occ & kStartQuarter) == kStartQuarter) continue;
-      if (!whole_play_ok(p.result, *rules)) continue;
+      if (!whole_play_ok(p.result)) continue;
       for (int k = 0; k < depth; ++k) p.steps[k] = steps[k];
       p.steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to >= kPoints ? kOff : to)};
       p.nsteps = static_cast<std::uint8_t>(depth + 1);
       p.tag = tag;
+      p.hits = 0;  // blocking games only
       if (soft_before && depth + 1 >= preferred.best_depth && soft_ok(p.result))
-        preferred.record(p.result, p.steps, depth + 1, tag, unique);
+        preferred.record(p.result, p.steps, depth + 1, tag, 0, unique);
       all.commit(depth + 1, unique);
     }
   }
@@ -300,7 +370,7 @@ struct MoveGenerator::Impl {
         if (k != i) l[k] = l[i];
         ++k;
       }
-    shrink(l, k);
+    l.truncate(k);
   }
 
   void soft_filter(MoveList& l) const {
@@ -310,33 +380,55 @@ struct MoveGenerator::Impl {
         if (k != i) l[k] = l[i];
         ++k;
       }
-    if (k > 0) shrink(l, k);
+    if (k > 0) l.truncate(k);
   }
-
-  static void shrink(MoveList& l, int n);
 };
-
-void MoveGenerator::Impl::shrink(MoveList& l, int n) { l.truncate(n); }
 
 MoveGenerator::MoveGenerator() : impl_(new Impl) {}
 MoveGenerator::~MoveGenerator() { delete impl_; }
 
 void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dice, MoveList& out) {
-  if (rules.contact != Contact::Block)
-    throw std::logic_error("move generation for hitting and pinning games is not part of this build");
   Impl& s = *impl_;
   s.rules = &rules;
   s.pos = start;
+  s.contact = rules.contact;
+  s.movement = rules.movement;
   s.doubles = dice.is_double();
   s.nsteps = dice.steps();
   s.per_step_r1 = rules.start_quarter == StartQuarterCheck::Step;
+  s.per_step_prime = rules.six_prime == PrimeCheck::Step;
+  s.bearoff_pinned_ok = rules.bearoff_with_pinned;
   s.soft_before = rules.unblock != Unblock::None && rules.unblock_priority == UnblockPriority::BeforeMaxDice;
-  s.closed = opp_in_my_frame(start.opp().occ, rules.movement);
+
+  // Narde's head rule: one checker leaves r0 per turn, two on a first turn with the listed doubles.
+  // The first-turn flag is the mover's until he has played: every result has it cleared.
+  const bool first_turn = start.own().flags & SideState::kFirstTurn;
+  s.pos.own().clear_first_turn();
+  s.head_left = rules.head_limit == 0 ? kMaxSteps
+                                      : rules.head_limit + (first_turn && s.doubles && ((rules.head_doubles >> dice.d1) & 1));
+
+  // Points closed to the mover, fixed for the whole turn: a hit or a pin only ever touches a single
+  // checker, and the mover's own pinned checkers stay pinned until the opponent moves.
+  const SideState& o = start.opp();
+  if (rules.contact == Contact::Block) {
+    s.closed = opp_in_my_frame(o.occ, rules.movement);
+    s.blots = 0;
+  } else {
+    std::uint32_t two = 0, one = 0;
+    for (std::uint32_t m = o.occ; m; m &= m - 1) {
+      const int r = lowest_bit(m);
+      if (o.n[r] >= 2) two |= bit(r);
+      else if (!(o.pinned & bit(r))) one |= bit(r);
+    }
+    s.closed = opp_in_my_frame(two, rules.movement);
+    s.blots = opp_in_my_frame(one, rules.movement);
+    if (rules.contact == Contact::Pin) s.closed |= start.own().pinned;  // the opponent sits on them
+  }
+
   s.r3_wall = 0;
   if (rules.unblock == Unblock::R3StartOfTurn) {
     // R3 trigger (start of turn): all the opponent's checkers on one point s', s' + 6 <= 23, and the
     // mover holds the opponent's s'+1..s'+6.
-    const SideState& o = start.opp();
     if (o.bar == 0 && popcount(o.occ) == 1) {
       const int sp = lowest_bit(o.occ);
       if (sp + 6 <= 23) {
@@ -347,7 +439,6 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
   }
   s.r4_live = false;
   if (rules.unblock == Unblock::R4Result) {
-    const SideState& o = start.opp();
     s.r4_live = (o.occ != 0 || o.bar != 0) && must_stay_on_board(o);
     const std::uint32_t movable = movable_points(o, rules.runner_threshold);
     std::uint32_t targets = 0;  // every point the opponent could step to, in his frame
@@ -360,29 +451,28 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
     const std::uint32_t free_targets = targets & ~opp_in_my_frame(start.own().occ, rules.movement);
     if (popcount(free_targets) > s.nsteps) s.r4_live = false;
   }
+  const bool order_dependent_steps =
+      s.per_step_r1 || s.per_step_prime || in_runner_phase(start.own(), rules.runner_threshold);
   {
     // Two checkers outside home: after one step at least one remains, so no bear-off this turn.
     const SideState& me = start.own();
     int outside = me.bar;
     for (std::uint32_t m = me.occ & ~kHomeMask; m; m &= m - 1) outside += me.n[lowest_bit(m)];
-    s.orders_commute = outside >= 2 && !in_runner_phase(me, rules.runner_threshold) &&
-                       rules.start_quarter != StartQuarterCheck::Step;
+    s.orders_commute = outside >= 2 && me.bar == 0 && !order_dependent_steps;
   }
-  s.unique = s.doubles ? (!in_runner_phase(start.own(), rules.runner_threshold) &&
-                          rules.start_quarter != StartQuarterCheck::Step)
-                       : s.orders_commute;
+  s.unique = s.doubles ? !order_dependent_steps : s.orders_commute;
   s.all.reset(&out);
   if (s.soft_before) s.preferred.reset(&s.preferred_list);
   else s.preferred.best_depth = kMaxSteps + 1;  // never records
 
   s.second_order = false;
+  s.hit_mask = 0;
   if (s.doubles) {
     for (int k = 0; k < s.nsteps; ++k) s.seq[k] = dice.d1;
     s.search(0, -1);
   } else {
     s.seq[0] = dice.d1;
     s.seq[1] = dice.d2;
-    s.second_order = false;
     s.search(0, -1);
     s.seq[0] = dice.d2;
     s.seq[1] = dice.d1;
@@ -400,12 +490,15 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
     Play& p = out.plays_[0];
     p.nsteps = 0;
     p.tag = 0;
-    p.result = start;
+    p.hits = 0;
+    p.result = s.pos;
     out.size_ = 1;
     return;
   }
   Impl::higher_die_rule(out, best, dice);
-  const bool soft_live = rules.unblock == Unblock::R4Result ? s.r4_live : rules.unblock == Unblock::R3StartOfTurn && s.r3_wall != 0;
+  const bool soft_live = rules.unblock == Unblock::R4Result       ? s.r4_live
+                         : rules.unblock == Unblock::R3StartOfTurn ? s.r3_wall != 0
+                                                                   : false;
   if (!s.soft_before && soft_live) s.soft_filter(out);
 }
 

@@ -107,8 +107,13 @@ std::string point_name(int r) {
   return std::to_string(24 - r);
 }
 
+// One checker's journey in move text: the points it touched (from, [intermediate...], to) and
+// whether it hit on arrival at each.
 struct Move {
-  int from, to, count;
+  std::vector<int> points;
+  std::vector<bool> hit;  // hit[i]: a hit on arriving at points[i] (hit[0] unused)
+  int count = 1;
+  bool same_path(const Move& o) const { return points == o.points && hit == o.hit; }
 };
 
 }  // namespace
@@ -118,22 +123,44 @@ std::string play_to_text(const Play& play) {
   std::vector<Move> chains;
   for (int k = 0; k < play.nsteps; ++k) {
     const Step s = play.steps[k];
+    const bool hit = (play.hits >> k) & 1u;
     // Continue the chain of the checker that just arrived on this point, if any.
-    auto it = std::find_if(chains.rbegin(), chains.rend(), [&](const Move& m) { return m.to == s.from && m.count == 1; });
-    if (it != chains.rend() && s.from != kBar && it->to != kOff) it->to = s.to;
-    else chains.push_back(Move{s.from, s.to, 1});
+    auto it = std::find_if(chains.rbegin(), chains.rend(),
+                           [&](const Move& m) { return m.points.back() == s.from && s.from != kBar; });
+    if (it != chains.rend()) {
+      it->points.push_back(s.to);
+      it->hit.push_back(hit);
+    } else {
+      chains.push_back(Move{{s.from, s.to}, {false, hit}, 1});
+    }
   }
-  std::sort(chains.begin(), chains.end(),
-            [](const Move& a, const Move& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
+  // A checker's intermediate points are shown only where it hit ("24/18*/13").
+  for (Move& m : chains) {
+    Move shown{{m.points.front()}, {false}, 1};
+    for (std::size_t i = 1; i < m.points.size(); ++i)
+      if (i + 1 == m.points.size() || m.hit[i]) {
+        shown.points.push_back(m.points[i]);
+        shown.hit.push_back(m.hit[i]);
+      }
+    m = shown;
+  }
+  std::stable_sort(chains.begin(), chains.end(), [](const Move& a, const Move& b) {
+    return a.points.front() != b.points.front() ? a.points.front() < b.points.front()
+                                                : a.points.back() < b.points.back();
+  });
   std::vector<Move> merged;
   for (const Move& m : chains) {
-    if (!merged.empty() && merged.back().from == m.from && merged.back().to == m.to) ++merged.back().count;
+    if (!merged.empty() && merged.back().same_path(m)) ++merged.back().count;
     else merged.push_back(m);
   }
   std::string out;
   for (const Move& m : merged) {
     if (!out.empty()) out += ' ';
-    out += point_name(m.from) + "/" + point_name(m.to);
+    for (std::size_t i = 0; i < m.points.size(); ++i) {
+      if (i) out += '/';
+      out += point_name(m.points[i]);
+      if (m.hit[i]) out += '*';
+    }
     if (m.count > 1) out += "(" + std::to_string(m.count) + ")";
   }
   return out;
@@ -141,17 +168,27 @@ std::string play_to_text(const Play& play) {
 
 namespace {
 
-int parse_point(const std::string& tok, const std::string& text, bool as_source) {
+int parse_point(const std::string& tok, const std::string& text) {
   std::string t;
   for (char c : tok) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (t == "bar" || t == "b" || t == "25") return kBar;
   if (t == "off" || t == "o" || t == "0") return kOff;
-  if (t.empty() || t.size() > 2 || !std::all_of(t.begin(), t.end(), ::isdigit))
+  if (t.empty() || t.size() > 2 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw IllegalMove("move text '" + text + "': '" + tok + "' is not a point (1..24, bar, off)");
   const int n = std::stoi(t);
   if (n < 1 || n > 24) throw IllegalMove("move text '" + text + "': point " + tok + " is outside 1..24");
-  (void)as_source;
   return 24 - n;
+}
+
+// Landing points of a play's steps and the points where it hit, replayed from `before`.
+void landings(const Play& p, std::uint32_t* landed, std::uint32_t* hit) {
+  *landed = 0;
+  *hit = 0;
+  for (int k = 0; k < p.nsteps; ++k) {
+    if (p.steps[k].to >= kPoints) continue;
+    *landed |= bit(p.steps[k].to);
+    if ((p.hits >> k) & 1u) *hit |= bit(p.steps[k].to);
+  }
 }
 
 }  // namespace
@@ -170,8 +207,9 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
     if (j > i) tokens.push_back(norm.substr(i, j - i));
     i = j;
   }
-  Position result = game.position();
-  SideState& me = result.own();
+  // The mover's side after the net movements; the points the text says were hit or passed.
+  SideState me = game.position().own();
+  std::uint32_t marked_hits = 0, named_stops = 0;
   const bool pass = tokens.empty() || (tokens.size() == 1 && (tokens[0] == "pass" || tokens[0] == "-"));
   int moved = 0;
   if (!pass) {
@@ -187,42 +225,61 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
         count = c[0] - '0';
         tok = tok.substr(0, paren);
       }
-      tok.erase(std::remove(tok.begin(), tok.end(), '*'), tok.end());
       std::vector<int> pts;
       std::size_t a = 0;
       for (;;) {
         const std::size_t b = tok.find('/', a);
-        pts.push_back(parse_point(tok.substr(a, b == std::string::npos ? std::string::npos : b - a), text, pts.empty()));
+        std::string part = tok.substr(a, b == std::string::npos ? std::string::npos : b - a);
+        const bool star = !part.empty() && part.back() == '*';
+        if (star) part.pop_back();
+        pts.push_back(parse_point(part, text));
+        if (star && pts.back() >= 0 && pts.back() < kPoints) marked_hits |= bit(pts.back());
         if (b == std::string::npos) break;
         a = b + 1;
       }
       if (pts.size() < 2) throw IllegalMove("move text '" + text + "': '" + tok + "' needs from/to");
-      for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
+      for (std::size_t k = 0; k + 1 < pts.size(); ++k)
         if (pts[k] == kOff || pts[k + 1] == kBar || pts[k + 1] <= pts[k])
           throw IllegalMove("move text '" + text + "': '" + tok + "' does not move forward");
-      }
+      for (std::size_t k = 1; k + 1 < pts.size(); ++k) named_stops |= bit(pts[k]);
       for (int c = 0; c < count; ++c) {
         const int from = pts.front(), to = pts.back();
         if (from == kBar) {
           if (me.bar == 0) throw IllegalMove("move text '" + text + "': no checker on the bar");
-          me.bar = static_cast<std::uint8_t>(me.bar - 1);
-          me.refresh();
+          me.remove_bar();
         } else {
-          if (me.n[from] == 0) throw IllegalMove("move text '" + text + "': no checker on point " + std::to_string(24 - from));
+          if (me.n[from] == 0)
+            throw IllegalMove("move text '" + text + "': no checker left on point " + std::to_string(24 - from));
           me.remove(from);
         }
         if (to == kOff) me.add_off();
         else me.add(to);
-        if (++moved > 6) throw IllegalMove("move text '" + text + "': more moves than a roll allows");
+        if (++moved > kMaxSteps) throw IllegalMove("move text '" + text + "': more moves than a roll allows");
       }
     }
   }
-  try {
-    return game.find_play_by_result(result, dice);
-  } catch (const IllegalMove&) {
+  // The legal plays leading to that side; several only when they differ in what they hit on the way.
+  thread_local MoveList list;
+  game.legal_plays(dice, list);
+  std::vector<const Play*> found;
+  for (const Play& p : list)
+    if (p.result.own().same(me)) found.push_back(&p);
+  if (found.size() > 1) {
+    std::vector<const Play*> exact;
+    for (const Play* p : found) {
+      std::uint32_t landed, hit;
+      landings(*p, &landed, &hit);
+      if (hit == marked_hits && (named_stops & ~landed) == 0) exact.push_back(p);
+    }
+    if (exact.size() != 1)
+      throw IllegalMove("move text '" + text + "' is ambiguous for " + std::to_string(dice.d1) + "-" +
+                        std::to_string(dice.d2) + ": name the intermediate points and mark hits with '*'");
+    return *exact[0];
+  }
+  if (found.empty())
     throw IllegalMove("move text '" + text + "' is not a legal play for " + std::to_string(dice.d1) + "-" +
                       std::to_string(dice.d2) + " in this position");
-  }
+  return *found[0];
 }
 
 }  // namespace tavli

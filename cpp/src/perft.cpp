@@ -19,7 +19,8 @@ std::uint64_t perft_rec(const Position& pos, const Rules& rules, int depth, Move
     for (int i = 0; i < list.size(); ++i) {
       Position child = list[i].result;
       child.flip();
-      total += perft_rec(child, rules, depth - 1, gen, lists);
+      // A play that ends the game is a leaf (the mother rule may need the play itself to tell).
+      total += outcome_after_play(pos, child, rules, kWhite) ? 1 : perft_rec(child, rules, depth - 1, gen, lists);
       // `list` is reused only by deeper levels, which use their own entries.
     }
   }

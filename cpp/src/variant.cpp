@@ -47,6 +47,28 @@ std::vector<VariantInfo> build_table() {
                  "prime limit: at most four points of the opponent's starting table (R2c, bkgm), "
                  "not all of one's own starting quarter (R1, pbmserv/FIBS), or none (D-MOULTEZIM)"},
                 startq_option(false), unblock_option(2), unblock_priority_option()}});
+  t.push_back({Variant::Plakoto, "plakoto", {"πλακωτό", "plakwto", "tapa"}, Movement::Contrary, Contact::Pin,
+               StartLayout::Stack,
+               {{"bearoff_with_pinned", {{"false", "no", "0"}, {"true", "yes", "1"}}, 0, false,
+                 "allow bearing off while one of your checkers is pinned (D-PINBEAROFF)"},
+                {"mother", {{"state"}, {"at_pin_only"}, {"off", "none"}}, 0, false,
+                 "mother rule: judged on every position (state), only when the pin is made, or off (D-MOTHER)"},
+                {"mother_points", {{"2"}, {"3"}}, 0, true, "points for a mother win (D-MOTHER)"}}});
+  t.push_back({Variant::Portes, "portes", {"πόρτες"}, Movement::Contrary, Contact::Hit, StartLayout::Backgammon, {}});
+  t.push_back({Variant::Tavla, "tavla", {"tavla-tr", "τάβλα"}, Movement::Contrary, Contact::Hit,
+               StartLayout::Backgammon, {}});
+  t.push_back({Variant::Backgammon, "backgammon", {"bg", "gnubg"}, Movement::Contrary, Contact::Hit,
+               StartLayout::Backgammon, {}});
+  t.push_back({Variant::Narde, "narde", {"long-narde", "long_nardy", "nardy", "нарды", "длинные нарды"},
+               Movement::Parallel, Contact::Block, StartLayout::Stack,
+               {{"head_doubles", {{"643", "6-4-3"}, {"64", "6-4"}}, 0, false,
+                 "first-turn doubles that let two checkers leave the head (D-NARDE-HEAD)"},
+                {"prime_check", {{"play", "end_of_play"}, {"step", "per_step"}}, 0, false,
+                 "six-prime rule checked on the position after the play, or after every step (D-NARDE-PRIME)"},
+                {"prime_borne_off_ahead", {{"true", "yes", "1"}, {"false", "no", "0"}}, 0, false,
+                 "an opponent's borne-off checker counts as ahead of a six-prime (D-NARDE-PRIME)"},
+                {"koks", {{"false", "no", "0"}, {"true", "yes", "1"}}, 0, false,
+                 "house rule: 3 points when the loser bore off none and has a checker in the winner's home (D-NARDE-SCORE)"}}});
   return t;
 }
 
@@ -84,6 +106,29 @@ void apply_option_values(Rules& r) {
       if (specs[i].name == name) return specs[i].choices[r.option_index[i]][0];
     throw std::logic_error(std::string("option missing from the table: ") + name);
   };
+  // Games without the Fevga family's rules.
+  if (r.variant != Variant::Fevga && r.variant != Variant::Moultezim) {
+    r.runner_threshold = 0;
+    r.start_quarter = StartQuarterCheck::Off;
+    r.opp_start_quarter = OppStartQuarter::Off;
+    r.unblock = Unblock::None;
+    if (r.variant == Variant::Backgammon) r.scoring = Scoring::Backgammon;
+    if (r.variant == Variant::Plakoto) {
+      r.bearoff_with_pinned = value("bearoff_with_pinned") == "true";
+      const std::string& m = value("mother");
+      r.mother = m == "state" ? MotherRule::State : m == "at_pin_only" ? MotherRule::AtPinOnly : MotherRule::Off;
+      r.mother_points = std::stoi(value("mother_points"));
+    }
+    if (r.variant == Variant::Narde) {
+      r.head_limit = 1;
+      r.head_doubles = value("head_doubles") == "643" ? static_cast<std::uint8_t>((1 << 6) | (1 << 4) | (1 << 3))
+                                                      : static_cast<std::uint8_t>((1 << 6) | (1 << 4));
+      r.six_prime = value("prime_check") == "step" ? PrimeCheck::Step : PrimeCheck::Play;
+      r.prime_borne_off_ahead = value("prime_borne_off_ahead") == "true";
+      r.koks = value("koks") == "true";
+    }
+    return;
+  }
   r.runner_threshold = std::stoi(value("runner_threshold"));
   const std::string& uq = value("unblock");
   r.unblock = uq == "R4_result" ? Unblock::R4Result : uq == "none" ? Unblock::None : Unblock::R3StartOfTurn;

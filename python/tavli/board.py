@@ -8,16 +8,18 @@ from . import _core
 from ._dice import parse_dice
 from ._options import from_pairs, to_pairs
 
-_DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options"}
+_DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
 _PARALLEL = {"fevga", "moultezim", "narde"}
 
 
 class Outcome(NamedTuple):
-    """The end of a game: the winner (0 white, 1 black), the points won and the kind of win."""
+    """The end of a game: the winner (0 white, 1 black; None for a draw), the points won and the
+    kind: "single", "double" (gammon, mars), "triple" (backgammon, koks), "mother" (Plakoto) or
+    "draw"."""
 
-    winner: int
+    winner: int | None
     points: int
-    kind: str  # "single", "double" or "triple"
+    kind: str
 
 
 def _int_list(value: Any, field: str, length: int) -> list[int]:
@@ -32,6 +34,32 @@ def _int_list(value: Any, field: str, length: int) -> list[int]:
         if not -(2**31) <= int(v) < 2**31:  # would not fit the core's int (pybind11 says TypeError)
             raise ValueError(f"{field}[{i}] = {int(v)} is out of range")
     return [int(v) for v in out]
+
+
+def _pins(value: Any) -> tuple[list[int], list[int]]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise ValueError("pinned: expected [mover points, opponent points]")
+    sides = list(value)
+    if len(sides) != 2:
+        raise ValueError(f"pinned: expected [mover points, opponent points], got {len(sides)} entries")
+    out = []
+    for name, pts in zip(("mover", "opponent"), sides):
+        if isinstance(pts, (str, bytes, Mapping)) or not isinstance(pts, Iterable):
+            raise ValueError(f"pinned[{name}]: expected a list of route indices")
+        pts = list(pts)
+        if len(pts) > 15:
+            raise ValueError(f"pinned[{name}]: at most 15 points")
+        out.append(_int_list(pts, f"pinned[{name}]", len(pts)))
+    return out[0], out[1]
+
+
+def _first_turn(value: Any) -> tuple[bool, bool]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise ValueError("first_turn: expected [mover, opponent] booleans")
+    flags = list(value)
+    if len(flags) != 2 or not all(isinstance(f, bool) for f in flags):
+        raise ValueError(f"first_turn: expected [mover, opponent] booleans, got {value!r}")
+    return flags[0], flags[1]
 
 
 class Board(_core.Board):
@@ -84,6 +112,8 @@ class Board(_core.Board):
             _int_list(d.get("bar", [0, 0]), "bar", 2),
             _int_list(d.get("off", [0, 0]), "off", 2),
             int(turn),
+            *_pins(d.get("pinned", [[], []])),
+            *_first_turn(d.get("first_turn", [False, False])),
         )
         return cls._from_core(core)
 
@@ -126,8 +156,18 @@ class Board(_core.Board):
     def off(self) -> list[int]:
         return list(self._off)
 
+    @property
+    def pinned(self) -> list[list[int]]:
+        """[mover, opponent]: route indices (own frames) of each side's pinned checkers (Plakoto)."""
+        return [list(p) for p in self._pinned]
+
+    @property
+    def first_turn(self) -> list[bool]:
+        """[mover, opponent]: whether each side has yet to play its first turn (Narde's head rule)."""
+        return list(self._first_turn)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "variant": self.variant,
             "turn": self.turn,
             "mover": self.mover,
@@ -136,6 +176,11 @@ class Board(_core.Board):
             "off": self.off,
             "options": self.options,
         }
+        if self._contact == "pin":
+            d["pinned"] = self.pinned
+        if self.variant == "narde":
+            d["first_turn"] = self.first_turn
+        return d
 
     # --- plays --------------------------------------------------------------------------------
     def legal_plays(self, dice: Any) -> list[_core.Play]:

@@ -21,11 +21,13 @@ struct IllegalMove : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-enum class ResultKind : std::uint8_t { Single = 1, Double = 2, Triple = 3 };
+// Single: 1 point; Double: gammon / mars / the loser bore off none; Triple: backgammon, koks;
+// Mother: Plakoto's mother rule; Draw: both mothers pinned (no points).
+enum class ResultKind : std::uint8_t { Single = 1, Double = 2, Triple = 3, Mother = 4, Draw = 5 };
 
 struct Outcome {
-  Player winner;
-  int points;
+  int winner;  // 0 white, 1 black, -1 for a draw
+  int points;  // before any cube (the cube is not part of these games yet: value 1)
   ResultKind kind;
 };
 
@@ -35,13 +37,20 @@ Position start_position(const Rules& rules);
 // Checks that a position can occur in the game; throws InvalidPosition naming the problem.
 void validate_position(const Position& pos, const Rules& rules);
 
-// The end of the game, if it is over. `just_moved` is the side that made the last play (the
-// opponent in the mover-relative position).
+// The end of the game judged on a position alone (the side that made the last play is the
+// opponent in the mover-relative position): bear-off, and Plakoto's mother rule in its "state"
+// reading.
 std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules, Player to_move);
+
+// The end of the game after a play: `before` is the position the play was made from (mover-
+// relative), `after` the result flipped (the other side, `to_move`, to move). Adds what only the
+// play itself tells: the mother rule in its "at_pin_only" reading.
+std::optional<Outcome> outcome_after_play(const Position& before, const Position& after, const Rules& rules,
+                                          Player to_move);
 
 // Applies a sequence of steps literally (checking only that each step moves an existing checker by
 // one of the roll's dice); throws IllegalMove. Used to identify a play given from outside.
-Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice dice);
+Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice dice, const Rules& rules);
 
 class Game {
  public:
@@ -51,7 +60,7 @@ class Game {
   const Rules& rules() const { return rules_; }
   const Position& position() const { return pos_; }
   Player turn() const { return turn_; }
-  std::optional<Outcome> outcome() const { return game_outcome(pos_, rules_, turn_); }
+  std::optional<Outcome> outcome() const { return played_ ? decided_ : game_outcome(pos_, rules_, turn_); }
 
   // The legal plays for a roll (uses a per-thread generator).
   void legal_plays(Dice dice, MoveList& out) const;
@@ -69,10 +78,14 @@ class Game {
   struct Undo {
     Position pos;
     Player turn;
+    bool played;
+    std::optional<Outcome> decided;
   };
   Rules rules_;
   Position pos_;
   Player turn_ = kWhite;
+  bool played_ = false;               // true once a play was pushed: decided_ is then the outcome
+  std::optional<Outcome> decided_;
   std::vector<Undo> history_;
 };
 

@@ -48,9 +48,78 @@ struct Step {
 struct Play {
   Step steps[kMaxSteps];
   std::uint8_t nsteps;
-  std::uint8_t tag;  // internal: the die of a one-step play of a non-double (higher-die rule)
-  Position result;   // after the play, still seen from the mover (not flipped)
+  std::uint8_t tag;   // internal: the die of a one-step play of a non-double (higher-die rule)
+  std::uint8_t hits;  // bit k: step k hit an opposing checker (move text marks it with '*')
+  Position result;    // after the play, still seen from the mover (not flipped)
 };
+
+// What a step did to the opponent (for undo_step and move text).
+constexpr std::uint8_t kStepHit = 1, kStepPinned = 2, kStepReleased = 4;
+
+// Which opponent point index faces the mover's point r.
+inline int facing_point(Movement m, int r) { return m == Movement::Parallel ? (r + 12) % 24 : 23 - r; }
+
+// Moves one checker of the side to move in place, with what landing does in the game: a hit sends
+// a lone opposing checker to the bar, a pin pins it, and the last checker leaving a point releases
+// the opposing checker pinned under it. No legality check: the generator only calls it for legal
+// steps, and callers identifying a play compare the result with the legal ones.
+inline std::uint8_t apply_step(Position& p, int from, int to, Contact contact, Movement movement) {
+  SideState& me = p.own();
+  SideState& op = p.opp();
+  std::uint8_t fx = 0;
+  if (from == kBar) {
+    me.remove_bar();
+  } else {
+    me.remove(from);
+    if (contact == Contact::Pin && me.n[from] == 0) {
+      const int o = facing_point(movement, from);
+      if (op.pinned & bit(o)) {
+        op.clear_pin(o);
+        fx |= kStepReleased;
+      }
+    }
+  }
+  if (to >= kPoints) {
+    me.add_off();
+  } else {
+    if (contact != Contact::Block) {
+      const int o = facing_point(movement, to);
+      if (op.n[o] == 1 && !(op.pinned & bit(o))) {
+        if (contact == Contact::Hit) {
+          op.remove(o);
+          op.add_bar();
+          fx |= kStepHit;
+        } else {
+          op.set_pin(o);
+          fx |= kStepPinned;
+        }
+      }
+    }
+    me.add(to);
+  }
+  return fx;
+}
+
+inline void undo_step(Position& p, int from, int to, std::uint8_t fx, Movement movement) {
+  SideState& me = p.own();
+  SideState& op = p.opp();
+  if (to >= kPoints) {
+    me.remove_off();
+  } else {
+    me.remove(to);
+    if (fx & kStepHit) {
+      op.remove_bar();
+      op.add(facing_point(movement, to));
+    }
+    if (fx & kStepPinned) op.clear_pin(facing_point(movement, to));
+  }
+  if (from == kBar) {
+    me.add_bar();
+  } else {
+    me.add(from);
+    if (fx & kStepReleased) op.set_pin(facing_point(movement, from));
+  }
+}
 
 // A caller-owned, reusable list of plays.
 class MoveList {

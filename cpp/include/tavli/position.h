@@ -112,6 +112,28 @@ struct SideState {
     hash -= kHashKeys.point[25];
     --off;
   }
+  void add_bar() {
+    hash += kHashKeys.point[24];
+    ++bar;
+  }
+  void remove_bar() {
+    hash -= kHashKeys.point[24];
+    --bar;
+  }
+  void set_pin(int r) {
+    hash += kHashKeys.pinned[r];
+    pinned |= bit(r);
+  }
+  void clear_pin(int r) {
+    hash -= kHashKeys.pinned[r];
+    pinned &= ~bit(r);
+  }
+  void clear_first_turn() {
+    if (flags & kFirstTurn) {
+      hash -= kHashKeys.first_turn;
+      flags = static_cast<std::uint8_t>(flags & ~kFirstTurn);
+    }
+  }
 };
 static_assert(sizeof(SideState) == 48, "SideState layout is documented above");
 

@@ -6,11 +6,10 @@
 // resolved form the move generator reads; it is built once per Board from a variant name and
 // keyword options, and validated there.
 //
-// Trait table for the whole family (RULES.md §9). Rows marked (*) are in the engine today; the
-// others are the traits their games will take, so that adding them is a profile, not a rewrite.
+// Trait table for the whole family (RULES.md §9):
 //   game        movement  contact  start     step rules             whole-play   soft   scoring
-//   fevga*      parallel  block    stack r0  runner (13)            R1           R4     1/2
-//   moultezim*  parallel  block    stack r0  runner (13)            R2c          -      1/2
+//   fevga       parallel  block    stack r0  runner (13)            R1           R4     1/2
+//   moultezim   parallel  block    stack r0  runner (13)            R2c          -      1/2
 //   plakoto     contrary  pin      stack r0  pinned can't move      -            -      1/2, mother
 //   portes      contrary  hit      2/5/3/5   bar first              -            -      1/2
 //   tavla       contrary  hit      2/5/3/5   bar first              -            -      1/2 (mars)
@@ -25,7 +24,7 @@
 
 namespace tavli {
 
-enum class Variant : std::uint8_t { Fevga, Moultezim };
+enum class Variant : std::uint8_t { Fevga, Moultezim, Plakoto, Portes, Tavla, Backgammon, Narde };
 
 // How the two routes face each other (RULES.md §1.1).
 enum class Movement : std::uint8_t {
@@ -50,6 +49,15 @@ enum class OppStartQuarter : std::uint8_t { Off, R2a, R2b, R2c };
 enum class Unblock : std::uint8_t { None, R3StartOfTurn, R4Result };
 // Where the unblock preference sits in the pipeline of RULES.md §1.4.
 enum class UnblockPriority : std::uint8_t { AfterMaxDice, BeforeMaxDice };
+// Narde's six-prime rule (RULES.md §7.2): off, on the final position, or after every step.
+enum class PrimeCheck : std::uint8_t { Off, Play, Step };
+// Plakoto's mother rule (RULES.md §5.4, D-MOTHER).
+enum class MotherRule : std::uint8_t { Off, State, AtPinOnly };
+// How a finished game scores (before the cube).
+enum class Scoring : std::uint8_t {
+  SingleDouble,  // 1, or 2 if the loser has borne off none (Fevga, Moultezim, Portes, Tavla, Plakoto, Narde)
+  Backgammon,    // 1, 2 (gammon), 3 (backgammon: also a loser's checker on the bar or in the winner's home)
+};
 
 // One option of a variant: its name, its allowed values (canonical spelling first, then aliases)
 // and the default. Integer options keep their values as decimal strings here.
@@ -88,6 +96,21 @@ struct Rules {
   OppStartQuarter opp_start_quarter = OppStartQuarter::Off;
   Unblock unblock = Unblock::R4Result;
   UnblockPriority unblock_priority = UnblockPriority::AfterMaxDice;
+
+  // Narde: the head rule (0 = none: checkers leaving r0 per turn), the first-turn doubles that let
+  // two leave (bit d for d-d), the six-prime rule.
+  int head_limit = 0;
+  std::uint8_t head_doubles = 0;
+  PrimeCheck six_prime = PrimeCheck::Off;
+  bool prime_borne_off_ahead = true;
+  bool koks = false;  // 3 points when the loser bore off none and has a checker in the winner's home
+
+  // Plakoto.
+  bool bearoff_with_pinned = false;
+  MotherRule mother = MotherRule::Off;
+  int mother_points = 2;
+
+  Scoring scoring = Scoring::SingleDouble;
 
   // Option values as chosen, one index per OptionSpec of the variant (for dicts and IDs).
   std::vector<int> option_index;
