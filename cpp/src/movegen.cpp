@@ -182,7 +182,6 @@ struct MoveGenerator::Impl {
   bool unique = false;
   Step steps[kMaxSteps] = {};
   std::uint8_t hit_mask = 0;  // bit k: step k of the current sequence hit
-  int depth_now = 0;          // depth of the step being applied (for hit_mask)
 
   bool soft_ok(const Position& p) const {
     switch (rules->unblock) {
@@ -225,17 +224,19 @@ struct MoveGenerator::Impl {
   }
 
   // Applies one step in place (and counts head departures); returns what it did to the opponent.
-  std::uint8_t apply(int from, int to) {
-    if (from == 0 && rules->head_limit) --head_left;
-    const std::uint8_t fx = apply_step(pos, from, to, contact, movement);
-    hit_mask = static_cast<std::uint8_t>(hit_mask | ((fx & kStepHit) << depth_now));
+  template <Movement M, Contact C>
+  std::uint8_t apply(int from, int to, int depth) {
+    if (from == 0) --head_left;
+    const std::uint8_t fx = apply_step<M, C>(pos, from, to);
+    if (C == Contact::Hit) hit_mask = static_cast<std::uint8_t>(hit_mask | ((fx & kStepHit) << depth));
     return fx;
   }
 
-  void undo(int from, int to, std::uint8_t fx) {
-    undo_step(pos, from, to, fx, movement);
-    if (from == 0 && rules->head_limit) ++head_left;
-    hit_mask = static_cast<std::uint8_t>(hit_mask & ~(1u << depth_now));
+  template <Movement M, Contact C>
+  void undo(int from, int to, std::uint8_t fx, int depth) {
+    undo_step<M>(pos, from, to, fx);
+    if (from == 0) ++head_left;
+    if (C == Contact::Hit) hit_mask = static_cast<std::uint8_t>(hit_mask & ~(1u << depth));
   }
 
   // Step rules checked on the position after a step.
@@ -276,36 +277,33 @@ struct MoveGenerator::Impl {
   // `allowed` masks the sources: in the second die order of a non-double whose orders commute,
   // only the checker that just moved may take the second step, since a different checker's step
   // repeats a sequence of the first order (same steps swapped, equally legal, same result).
+  template <Movement M, Contact C>
   void search(int depth, int min_src, std::uint32_t allowed = ~0u) {
     if (depth < nsteps) {
       const int d = seq[depth];
       SideState& me = pos.own();
-      if (me.bar) {  // hitting games: everything on the bar enters first
+      if (depth + 1 == nsteps) {
+        last_step<M, C>(depth, min_src, allowed);
+      } else if (C == Contact::Hit && me.bar) {  // everything on the bar enters first
         const int to = d - 1;
         if (!((closed >> to) & 1u)) {
-          depth_now = depth;
-          const std::uint8_t fx = apply(kBar, to);
+          const std::uint8_t fx = apply<M, C>(kBar, to, depth);
           steps[depth] = Step{static_cast<std::int8_t>(kBar), static_cast<std::int8_t>(to)};
-          search(depth + 1, -1);
-          depth_now = depth;
-          undo(kBar, to, fx);
+          search<M, C>(depth + 1, -1);
+          undo<M, C>(kBar, to, fx, depth);
         }
-      } else if (depth + 1 == nsteps && !per_step_prime && !per_step_r1 && contact == Contact::Block) {
-        last_step(depth, min_src, allowed);
       } else {
         const bool order_free = doubles && !per_step_r1 && !per_step_prime &&
                                 !in_runner_phase(me, rules->runner_threshold);
         for (std::uint32_t sources = step_sources(me, d, min_src, allowed); sources; sources &= sources - 1) {
           const int from = lowest_bit(sources);
           const int to = from + d >= kPoints ? kOff : from + d;
-          depth_now = depth;
-          const std::uint8_t fx = apply(from, to);
+          const std::uint8_t fx = apply<M, C>(from, to, depth);
           if (step_ok()) {
             steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)};
-            search(depth + 1, order_free ? from : -1, next_allowed(depth, from, to, d));
+            search<M, C>(depth + 1, order_free ? from : -1, next_allowed<C>(depth, from, to));
           }
-          depth_now = depth;
-          undo(from, to, fx);
+          undo<M, C>(from, to, fx, depth);
         }
       }
     }
@@ -314,7 +312,8 @@ struct MoveGenerator::Impl {
       record(depth);
   }
 
-  std::uint32_t next_allowed(int depth, int from, int to, int d) const {
+  template <Contact C>
+  std::uint32_t next_allowed(int depth, int from, int to) const {
     if (depth != 0 || !orders_commute) return ~0u;
     const int other = seq[1];  // the die not yet used
     if (second_order) {
@@ -324,38 +323,61 @@ struct MoveGenerator::Impl {
       if (to >= kPoints) return 0u;
       const int mid = from + other;
       const bool same_chain = mid <= 23 && !((closed >> mid) & 1u) &&
-                              (contact != Contact::Hit || !(((blots >> mid) | (blots >> to)) & 1u));
+                              (C != Contact::Hit || !(((blots >> mid) | (blots >> to)) & 1u));
       return same_chain ? 0u : bit(to);
     }
     // A checker stepping onto the point just left, y + other = from, makes the chain y -> from + d
     // (through from or through y + d), which one of the two orders makes as a chain anyway.
-    (void)d;
     return from - other >= 0 ? ~bit(from - other) : ~0u;
   }
 
-  // The last die of a blocking game: each step's result is built directly in the collector's free
-  // slot (no undo, no recursion), then checked and kept or dropped.
+  // The last die: each step's result is built directly in the collector's free slot (no undo, no
+  // recursion), then checked and kept or dropped.
+  template <Movement M, Contact C>
   void last_step(int depth, int min_src, std::uint32_t allowed) {
     const int d = seq[depth];
     const std::uint8_t tag = (depth == 0 && !doubles) ? static_cast<std::uint8_t>(d) : 0;
-    for (std::uint32_t sources = step_sources(pos.own(), d, min_src, allowed); sources; sources &= sources - 1) {
-      const int from = lowest_bit(sources);
-      const int to = from + d;
+    std::uint32_t sources;
+    bool from_bar = false;
+    if (C == Contact::Hit && pos.own().bar) {  // one candidate: entering from the bar
+      from_bar = true;
+      sources = ((closed >> (d - 1)) & 1u) ? 0u : 1u;
+    } else {
+      sources = step_sources(pos.own(), d, min_src, allowed);
+    }
+    for (; sources; sources &= sources - 1) {
+      const int from = from_bar ? kBar : lowest_bit(sources);
+      const int to = from + d >= kPoints ? kOff : from + d;
       Play& p = all.scratch();
       p.result = pos;
-      SideState& r = p.result.own();
-      r.remove(from);
-      if (to >= kPoints) r.add_off();
-      else r.add(to);
+      const std::uint8_t fx = apply_step<M, C>(p.result, from, to);
+      if (per_step_r1 && (p.result.own().occ & kStartQuarter) == kStartQuarter) continue;
+      if (per_step_prime && !six_prime_ok(p.result)) continue;
       if (!whole_play_ok(p.result)) continue;
       for (int k = 0; k < depth; ++k) p.steps[k] = steps[k];
-      p.steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to >= kPoints ? kOff : to)};
+      p.steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)};
       p.nsteps = static_cast<std::uint8_t>(depth + 1);
       p.tag = tag;
-      p.hits = 0;  // blocking games only
+      p.hits = C == Contact::Hit ? static_cast<std::uint8_t>(hit_mask | ((fx & kStepHit) << depth)) : 0;
       if (soft_before && depth + 1 >= preferred.best_depth && soft_ok(p.result))
-        preferred.record(p.result, p.steps, depth + 1, tag, 0, unique);
+        preferred.record(p.result, p.steps, depth + 1, tag, p.hits, unique);
       all.commit(depth + 1, unique);
+    }
+  }
+
+  // One instantiation of the search per pair of traits: no branching on them in the hot path.
+  void run() {
+    if (movement == Movement::Parallel) {
+      switch (contact) {
+        case Contact::Block: return search<Movement::Parallel, Contact::Block>(0, -1);
+        case Contact::Hit: return search<Movement::Parallel, Contact::Hit>(0, -1);
+        case Contact::Pin: return search<Movement::Parallel, Contact::Pin>(0, -1);
+      }
+    }
+    switch (contact) {
+      case Contact::Block: return search<Movement::Contrary, Contact::Block>(0, -1);
+      case Contact::Hit: return search<Movement::Contrary, Contact::Hit>(0, -1);
+      case Contact::Pin: return search<Movement::Contrary, Contact::Pin>(0, -1);
     }
   }
 
@@ -469,15 +491,15 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
   s.hit_mask = 0;
   if (s.doubles) {
     for (int k = 0; k < s.nsteps; ++k) s.seq[k] = dice.d1;
-    s.search(0, -1);
+    s.run();
   } else {
     s.seq[0] = dice.d1;
     s.seq[1] = dice.d2;
-    s.search(0, -1);
+    s.run();
     s.seq[0] = dice.d2;
     s.seq[1] = dice.d1;
     s.second_order = true;
-    s.search(0, -1);
+    s.run();
   }
 
   int best = s.all.best_depth;

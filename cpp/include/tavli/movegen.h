@@ -56,14 +56,20 @@ struct Play {
 // What a step did to the opponent (for undo_step and move text).
 constexpr std::uint8_t kStepHit = 1, kStepPinned = 2, kStepReleased = 4;
 
-// Which opponent point index faces the mover's point r.
+// Which opponent point faces the mover's point r.
+template <Movement M>
+constexpr int facing_point(int r) {
+  return M == Movement::Parallel ? (r + 12) % 24 : 23 - r;
+}
 inline int facing_point(Movement m, int r) { return m == Movement::Parallel ? (r + 12) % 24 : 23 - r; }
 
 // Moves one checker of the side to move in place, with what landing does in the game: a hit sends
 // a lone opposing checker to the bar, a pin pins it, and the last checker leaving a point releases
 // the opposing checker pinned under it. No legality check: the generator only calls it for legal
-// steps, and callers identifying a play compare the result with the legal ones.
-inline std::uint8_t apply_step(Position& p, int from, int to, Contact contact, Movement movement) {
+// steps, and callers identifying a play compare the result with the legal ones. Templated on the
+// traits so that the generator's hot path has no branches on them.
+template <Movement M, Contact C>
+inline std::uint8_t apply_step(Position& p, int from, int to) {
   SideState& me = p.own();
   SideState& op = p.opp();
   std::uint8_t fx = 0;
@@ -71,8 +77,8 @@ inline std::uint8_t apply_step(Position& p, int from, int to, Contact contact, M
     me.remove_bar();
   } else {
     me.remove(from);
-    if (contact == Contact::Pin && me.n[from] == 0) {
-      const int o = facing_point(movement, from);
+    if (C == Contact::Pin && me.n[from] == 0) {
+      const int o = facing_point<M>(from);
       if (op.pinned & bit(o)) {
         op.clear_pin(o);
         fx |= kStepReleased;
@@ -82,10 +88,10 @@ inline std::uint8_t apply_step(Position& p, int from, int to, Contact contact, M
   if (to >= kPoints) {
     me.add_off();
   } else {
-    if (contact != Contact::Block) {
-      const int o = facing_point(movement, to);
+    if (C != Contact::Block) {
+      const int o = facing_point<M>(to);
       if (op.n[o] == 1 && !(op.pinned & bit(o))) {
-        if (contact == Contact::Hit) {
+        if (C == Contact::Hit) {
           op.remove(o);
           op.add_bar();
           fx |= kStepHit;
@@ -100,7 +106,8 @@ inline std::uint8_t apply_step(Position& p, int from, int to, Contact contact, M
   return fx;
 }
 
-inline void undo_step(Position& p, int from, int to, std::uint8_t fx, Movement movement) {
+template <Movement M>
+inline void undo_step(Position& p, int from, int to, std::uint8_t fx) {
   SideState& me = p.own();
   SideState& op = p.opp();
   if (to >= kPoints) {
@@ -109,16 +116,33 @@ inline void undo_step(Position& p, int from, int to, std::uint8_t fx, Movement m
     me.remove(to);
     if (fx & kStepHit) {
       op.remove_bar();
-      op.add(facing_point(movement, to));
+      op.add(facing_point<M>(to));
     }
-    if (fx & kStepPinned) op.clear_pin(facing_point(movement, to));
+    if (fx & kStepPinned) op.clear_pin(facing_point<M>(to));
   }
   if (from == kBar) {
     me.add_bar();
   } else {
     me.add(from);
-    if (fx & kStepReleased) op.set_pin(facing_point(movement, from));
+    if (fx & kStepReleased) op.set_pin(facing_point<M>(from));
   }
+}
+
+// The same, choosing the traits at run time (for callers outside the generator).
+inline std::uint8_t apply_step(Position& p, int from, int to, Contact contact, Movement movement) {
+  if (movement == Movement::Parallel) {
+    switch (contact) {
+      case Contact::Block: return apply_step<Movement::Parallel, Contact::Block>(p, from, to);
+      case Contact::Hit: return apply_step<Movement::Parallel, Contact::Hit>(p, from, to);
+      case Contact::Pin: return apply_step<Movement::Parallel, Contact::Pin>(p, from, to);
+    }
+  }
+  switch (contact) {
+    case Contact::Block: return apply_step<Movement::Contrary, Contact::Block>(p, from, to);
+    case Contact::Hit: return apply_step<Movement::Contrary, Contact::Hit>(p, from, to);
+    case Contact::Pin: return apply_step<Movement::Contrary, Contact::Pin>(p, from, to);
+  }
+  return 0;
 }
 
 // A caller-owned, reusable list of plays.

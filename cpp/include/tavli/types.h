@@ -43,10 +43,15 @@ constexpr std::uint32_t rotate12(std::uint32_t m) {
 
 // Contrary movement (Backgammon, Portes, Tavla, Plakoto): my point r is the opponent's 23 - r, a
 // 24-bit reversal (also its own inverse).
-inline std::uint32_t reverse24(std::uint32_t m) {
-  std::uint32_t out = 0;
-  for (int i = 0; i < 24; ++i) out |= ((m >> i) & 1u) << (23 - i);
-  return out;
+constexpr std::uint32_t reverse24(std::uint32_t m) {
+  std::uint32_t x = m;
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  x = (x >> 24) | ((x >> 8) & 0xFF00u) | ((x << 8) & 0xFF0000u) | (x << 24);  // byte swap
+  return x >> 8;
 }
+static_assert(reverse24(1u) == (1u << 23) && reverse24(1u << 23) == 1u && reverse24(0x000F01u) == 0x80F000u,
+              "reverse24 maps r to 23 - r");
 
 }  // namespace tavli
