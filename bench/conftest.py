@@ -51,3 +51,10 @@ def pytest_terminal_summary(terminalreporter):
     calls = RESULTS.get("Board.legal_plays per call")
     if batch and calls:
         tr.write_line(f"{'batch call / per-call API (positions)':<48} {batch['rate'] / calls['mean_rate']:>16,.1f} x")
+    tv = RESULTS.get("tavli Board.legal_plays per call (backgammon)")
+    gn = RESULTS.get("gnubg-nn moves() per call")
+    if tv and gn:
+        tr.write_line(f"{'tavli calls/s / gnubg-nn moves() calls/s':<48} {tv['rate'] / gn['rate']:>16,.2f} x")
+    gnv = RESULTS.get("gnubg-nn moves(verbose=1) per call")
+    if tv and gnv:
+        tr.write_line(f"{'tavli calls/s / gnubg-nn moves(verbose=1)':<48} {tv['rate'] / gnv['rate']:>16,.2f} x")

@@ -298,3 +298,14 @@ def test_narde_prime_allowed_with_an_opponent_checker_ahead():
 def test_narde_mars():
     b = make_board("narde", {23: 1}, {12: 15})
     assert b.play(b.legal_plays((1, 1))[0]).outcome() == (0, 2, "double")
+
+
+def test_narde_koks_flag():
+    # The loser bore off none and still has a checker in the winner's home (his r6..r11): with the
+    # koks house rule that is 3 points, otherwise a mars (2).
+    pos = ({23: 1}, {8: 1, 12: 14})
+    for koks, want in ((False, (0, 2, "double")), (True, (0, 3, "triple"))):
+        b = make_board("narde", *pos, koks=koks)
+        assert b.play(b.legal_plays((1, 1))[0]).outcome() == want
+    b = make_board("narde", {23: 1}, {12: 15}, koks=True)
+    assert b.play(b.legal_plays((1, 1))[0]).outcome() == (0, 2, "double")
