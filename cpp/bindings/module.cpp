@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "play_object.h"
 #include "tavli/batch.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
@@ -19,11 +20,38 @@ MoveList& scratch_list() {
   return list;
 }
 
-// A play as Python sees it: the steps and the roll they belong to.
-struct PyPlay {
-  Play play;
-  Dice dice;
-};
+using tavli_bindings::as_play;
+using tavli_bindings::is_play;
+using tavli_bindings::new_play;
+
+py::object play_to_py(const Play& p, Dice dice) {
+  PyObject* o = new_play(p, dice);
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+const tavli_bindings::PlayObject* checked_play(py::handle o) {
+  if (!is_play(o.ptr())) throw IllegalMove("expected a Play (from legal_plays, find_play or parse_play)");
+  return as_play(o.ptr());
+}
+
+// Dice from Python: a pair of ints 1..6 is read here; anything else (strings such as "6-5", numpy
+// integers, lists) goes through tavli._dice.parse_dice, which names what is wrong.
+Dice dice_from_py(py::handle dice) {
+  PyObject* d = dice.ptr();
+  if (PyTuple_CheckExact(d) && PyTuple_GET_SIZE(d) == 2) {
+    PyObject* a = PyTuple_GET_ITEM(d, 0);
+    PyObject* b = PyTuple_GET_ITEM(d, 1);
+    if (PyLong_CheckExact(a) && PyLong_CheckExact(b)) {
+      const long x = PyLong_AsLong(a), y = PyLong_AsLong(b);
+      if (x >= 1 && x <= 6 && y >= 1 && y <= 6) return Dice{static_cast<int>(x), static_cast<int>(y)};
+      PyErr_Clear();
+    }
+  }
+  static py::object parse = py::module_::import("tavli._dice").attr("parse_dice");
+  const auto pair = parse(dice).cast<std::pair<int, int>>();
+  return make_dice(pair.first, pair.second);
+}
 
 using OptionList = std::vector<std::pair<std::string, std::string>>;
 
@@ -44,12 +72,6 @@ std::uint64_t index_in_range(py::handle v, const char* what, std::uint64_t max) 
 }
 
 Dice to_dice(int d1, int d2) { return make_dice(d1, d2); }
-
-py::list steps_of(const Play& p) {
-  py::list out;
-  for (int k = 0; k < p.nsteps; ++k) out.append(py::make_tuple(int(p.steps[k].from), int(p.steps[k].to)));
-  return out;
-}
 
 std::vector<Step> steps_from(const std::vector<std::pair<int, int>>& steps) {
   if (steps.size() > static_cast<std::size_t>(kMaxSteps))
@@ -181,25 +203,7 @@ PYBIND11_MODULE(_core, m) {
         return Rng::derive(index_in_range(master, "master", ~0ull), index_in_range(index, "index", ~0ull));
       }, py::arg("master"), py::arg("index"), "Seed of the index-th stream derived from a master seed.");
 
-  py::class_<PyPlay>(m, "Play", "A legal play: its steps (from, to) in the mover's route frame, bar -1, off 24.")
-      .def_property_readonly("steps", [](const PyPlay& p) { return steps_of(p.play); })
-      .def_property_readonly("dice", [](const PyPlay& p) { return py::make_tuple(p.dice.d1, p.dice.d2); })
-      .def_property_readonly("text", [](const PyPlay& p) { return play_to_text(p.play); })
-      .def_property_readonly("result_key", [](const PyPlay& p) {
-        const PositionKey k = p.play.result.key();
-        return py::bytes(reinterpret_cast<const char*>(k.data()), k.size());
-      })
-      .def("__len__", [](const PyPlay& p) { return int(p.play.nsteps); })
-      .def("__eq__", [](const PyPlay& a, const PyPlay& b) {
-        return a.dice.d1 == b.dice.d1 && a.dice.d2 == b.dice.d2 && a.play.result == b.play.result &&
-               a.play.nsteps == b.play.nsteps &&
-               std::equal(a.play.steps, a.play.steps + a.play.nsteps, b.play.steps);
-      })
-      .def("__hash__", [](const PyPlay& p) { return static_cast<py::ssize_t>(p.play.result.hash() >> 1); })
-      .def("__str__", [](const PyPlay& p) { return play_to_text(p.play); })
-      .def("__repr__", [](const PyPlay& p) {
-        return "<Play " + play_to_text(p.play) + " for " + std::to_string(p.dice.d1) + "-" + std::to_string(p.dice.d2) + ">";
-      });
+  m.attr("Play") = py::handle(reinterpret_cast<PyObject*>(tavli_bindings::play_type()));
 
   py::class_<Game>(m, "Board", "A game position with its rules, whose turn it is, and its history.")
       .def(py::init([](const std::string& variant, const OptionList& options) {
@@ -265,18 +269,27 @@ PYBIND11_MODULE(_core, m) {
         return g.rules().contact == Contact::Block ? "block" : g.rules().contact == Contact::Hit ? "hit" : "pin";
       })
       .def_property_readonly("ply", &Game::ply, "Number of plays pushed (and not popped).")
-      .def("_legal_plays", [](const Game& g, int d1, int d2) {
-        const Dice dice = to_dice(d1, d2);
+      .def("legal_plays", [](const Game& g, py::handle dice_arg) {
+        const Dice dice = dice_from_py(dice_arg);
         MoveList& list = scratch_list();
         {
           py::gil_scoped_release release;
           g.legal_plays(dice, list);
         }
-        std::vector<PyPlay> out;
-        out.reserve(static_cast<std::size_t>(list.size()));
-        for (const Play& p : list) out.push_back(PyPlay{p, dice});
-        return out;
-      })
+        PyObject* out = PyList_New(list.size());
+        if (!out) throw py::error_already_set();
+        for (int i = 0; i < list.size(); ++i) {
+          PyObject* p = new_play(list[i], dice);
+          if (!p) {
+            Py_DECREF(out);
+            throw py::error_already_set();
+          }
+          PyList_SET_ITEM(out, i, p);
+        }
+        return py::reinterpret_steal<py::list>(out);
+      }, py::arg("dice"),
+      "Every distinct legal play for the roll (a pair such as (6, 5), or '6-5'); a side that cannot "
+      "move gets one empty play.")
       .def("_count_plays", [](const Game& g, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
         MoveList& list = scratch_list();
@@ -286,13 +299,16 @@ PYBIND11_MODULE(_core, m) {
       .def("_find_play", [](const Game& g, const std::vector<std::pair<int, int>>& steps, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
         const std::vector<Step> s = steps_from(steps);
-        return PyPlay{g.find_play(s.data(), static_cast<int>(s.size()), dice), dice};
+        return play_to_py(g.find_play(s.data(), static_cast<int>(s.size()), dice), dice);
       })
       .def("_parse_play", [](const Game& g, const std::string& text, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
-        return PyPlay{play_from_text(g, dice, text), dice};
+        return play_to_py(play_from_text(g, dice, text), dice);
       })
-      .def("_push", [](Game& g, const PyPlay& p) { g.push(p.play, p.dice); })
+      .def("_push", [](Game& g, py::handle p) {
+        const auto* play = checked_play(p);
+        g.push(play->play, play->dice);
+      })
       .def("_pop", &Game::pop)
       .def("_outcome", [](const Game& g) { return outcome_to_py(g.outcome()); })
       .def("id", [](const Game& g) { return position_id(g.rules(), g.position(), g.turn()); },

@@ -183,11 +183,8 @@ class Board(_core.Board):
         return d
 
     # --- plays --------------------------------------------------------------------------------
-    def legal_plays(self, dice: Any) -> list[_core.Play]:
-        """Every distinct legal play for the roll; a side that cannot move gets one empty play."""
-        return self._legal_plays(*parse_dice(dice))
-
-    legal_moves = legal_plays
+    # legal_plays(dice) is the core's own method (the hot path: no Python in between).
+    legal_moves = _core.Board.legal_plays
 
     def count_plays(self, dice: Any) -> int:
         return self._count_plays(*parse_dice(dice))

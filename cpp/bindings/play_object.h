@@ -1,0 +1,37 @@
+// tavli._core.Play as a plain CPython type (no pybind11 instance bookkeeping): legal_plays makes
+// one per play, and at a few dozen per call their cost dominates the call, so they are kept to an
+// allocation and a copy. Bindings only: no game logic here.
+#pragma once
+
+#include <Python.h>
+
+#include <string>
+
+#include "tavli/notation.h"
+
+namespace tavli_bindings {
+
+struct PlayObject {
+  PyObject_HEAD
+  tavli::Play play;
+  tavli::Dice dice;
+};
+
+// Creates the type once (call at module init, with the GIL held) and returns it (borrowed).
+PyTypeObject* play_type();
+
+inline bool is_play(PyObject* o) { return PyObject_TypeCheck(o, play_type()); }
+
+// A new reference to a Play object holding `play` for the roll `dice`.
+inline PyObject* new_play(const tavli::Play& play, tavli::Dice dice) {
+  PyTypeObject* t = play_type();
+  auto* o = reinterpret_cast<PlayObject*>(t->tp_alloc(t, 0));
+  if (!o) return nullptr;
+  o->play = play;
+  o->dice = dice;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+inline const PlayObject* as_play(PyObject* o) { return reinterpret_cast<const PlayObject*>(o); }
+
+}  // namespace tavli_bindings
