@@ -267,3 +267,13 @@ def test_random_game_positions(seed):
     report, stats = compare(rows, dice)
     fail_with(report, stats)
     assert stats["results"] > PAIRS_PER_SEED  # not a set of passes
+
+
+def test_position_ids_match_gnubg():
+    """tavli's Board.gnubg_id() against gnubg's own position_id on random positions."""
+    if "backgammon" not in tavli.variants():
+        pytest.skip("no backgammon variant")
+    rows, _ = tavli.random_positions("backgammon", 2000, seed=8)
+    for row in rows:
+        board = tavli.Board.from_array(row, "backgammon")
+        assert board.gnubg_id() == gnubg.position_id(row_to_gnubg(row))

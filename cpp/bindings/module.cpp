@@ -5,6 +5,7 @@
 
 #include "play_object.h"
 #include "tavli/batch.h"
+#include "tavli/interchange.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
 #include "tavli/rng.h"
@@ -313,6 +314,28 @@ PYBIND11_MODULE(_core, m) {
       .def("_outcome", [](const Game& g) { return outcome_to_py(g.outcome()); })
       .def("id", [](const Game& g) { return position_id(g.rules(), g.position(), g.turn()); },
            "Compact position ID naming the variant and its non-default options.")
+      .def("gnubg_id", [](const Game& g) {
+        if (g.rules().movement != Movement::Contrary || g.rules().contact != Contact::Hit)
+          throw std::invalid_argument("GNU Backgammon Position IDs describe backgammon-movement games only");
+        return gnubg_position_id(g.position());
+      }, "GNU Backgammon Position ID (14 characters; the side to move is the player on roll).")
+      .def("xgid", [](const Game& g) {
+        if (g.rules().movement != Movement::Contrary || g.rules().contact != Contact::Hit)
+          throw std::invalid_argument("XGIDs describe backgammon-movement games only");
+        return xgid(g.position(), g.turn());
+      }, "XGID of the position (White is XG's bottom player; cube centred, no dice, money game).")
+      .def_static("_from_gnubg_id", [](const std::string& id, const std::string& variant, const OptionList& options,
+                                       int turn) {
+        if (turn != 0 && turn != 1) throw InvalidPosition("turn must be 0 (white) or 1 (black)");
+        const Rules rules = make_rules(variant_from_name(variant), options);
+        return Game(rules, position_from_gnubg_id(id, rules), static_cast<Player>(turn));
+      })
+      .def_static("_from_xgid", [](const std::string& text, const std::string& variant, const OptionList& options) {
+        const Rules rules = make_rules(variant_from_name(variant), options);
+        Player turn;
+        const Position pos = position_from_xgid(text, rules, &turn);
+        return Game(rules, pos, turn);
+      })
       .def("to_array", [](const Game& g) {
         py::array_t<std::uint8_t> a(static_cast<py::ssize_t>(kRowBytes));
         g.position().to_row(a.mutable_data(), g.turn());

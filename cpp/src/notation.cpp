@@ -113,7 +113,7 @@ struct Move {
   std::vector<int> points;
   std::vector<bool> hit;  // hit[i]: a hit on arriving at points[i] (hit[0] unused)
   int count = 1;
-  bool same_path(const Move& o) const { return points == o.points && hit == o.hit; }
+  bool same_path(const Move& o) const { return points == o.points; }
 };
 
 }  // namespace
@@ -150,8 +150,12 @@ std::string play_to_text(const Play& play) {
   });
   std::vector<Move> merged;
   for (const Move& m : chains) {
-    if (!merged.empty() && merged.back().same_path(m)) ++merged.back().count;
-    else merged.push_back(m);
+    if (!merged.empty() && merged.back().same_path(m)) {  // "21/17*(2)": one of them hit
+      ++merged.back().count;
+      for (std::size_t i = 0; i < m.hit.size(); ++i) merged.back().hit[i] = merged.back().hit[i] || m.hit[i];
+    } else {
+      merged.push_back(m);
+    }
   }
   std::string out;
   for (const Move& m : merged) {

@@ -85,6 +85,24 @@ class Board(_core.Board):
         return cls._from_core(_core.Board._from_id(position_id))
 
     @classmethod
+    def from_gnubg_id(cls, position_id: str, variant: str = "backgammon", turn: int = 0, **options: Any) -> "Board":
+        """The board of a GNU Backgammon Position ID (e.g. the start, "4HPwATDgc/ABMA"). The player on
+        roll becomes the side to move; `turn` says which colour that is (the ID does not)."""
+        if not isinstance(position_id, str) or not isinstance(variant, str):
+            raise ValueError("position ID and variant must be strings")
+        if isinstance(turn, bool) or turn not in (0, 1):
+            raise ValueError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+        return cls._from_core(_core.Board._from_gnubg_id(position_id, variant, to_pairs(options), int(turn)))
+
+    @classmethod
+    def from_xgid(cls, xgid: str, variant: str = "backgammon", **options: Any) -> "Board":
+        """The board of an XGID (XG's bottom player is White); cube, score and dice are checked for
+        form only."""
+        if not isinstance(xgid, str) or not isinstance(variant, str):
+            raise ValueError("XGID and variant must be strings")
+        return cls._from_core(_core.Board._from_xgid(xgid, variant, to_pairs(options)))
+
+    @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Board":
         """The board of a dict as written by ``to_dict()``; validates every field."""
         if not isinstance(d, Mapping):

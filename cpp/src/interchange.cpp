@@ -1,0 +1,201 @@
+#include "tavli/interchange.h"
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace tavli {
+namespace {
+
+const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void require_backgammon_movement(const Rules& rules, const char* format) {
+  if (rules.movement != Movement::Contrary || rules.contact != Contact::Hit)
+    throw InvalidPosition(std::string(format) + " describes backgammon-movement games only, not " + rules.info().name);
+}
+
+// gnubg's 25 slots of one side: point n = 1..24 at index n - 1, the bar at 24.
+std::array<int, 25> gnubg_slots(const SideState& s) {
+  std::array<int, 25> a{};
+  for (int r = 0; r < kPoints; ++r) a[static_cast<std::size_t>(23 - r)] = s.n[r];
+  a[24] = s.bar;
+  return a;
+}
+
+}  // namespace
+
+std::string gnubg_position_id(const Position& pos) {
+  std::array<std::uint8_t, 10> key{};
+  int bit_index = 0;
+  auto put = [&](bool one) {
+    if (one) key[static_cast<std::size_t>(bit_index / 8)] |= static_cast<std::uint8_t>(1u << (bit_index % 8));
+    ++bit_index;
+  };
+  for (const SideState* s : {&pos.opp(), &pos.own()}) {  // the player not on roll comes first
+    for (int n : gnubg_slots(*s)) {
+      for (int k = 0; k < n; ++k) put(true);
+      put(false);
+    }
+  }
+  std::string out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (std::uint8_t b : key) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += kB64[(acc >> bits) & 63];
+    }
+  }
+  if (bits > 0) out += kB64[(acc << (6 - bits)) & 63];
+  return out;  // 10 bytes -> 14 characters
+}
+
+Position position_from_gnubg_id(const std::string& id_in, const Rules& rules) {
+  require_backgammon_movement(rules, "a GNU Backgammon Position ID");
+  std::string id = id_in;
+  while (!id.empty() && id.back() == '=') id.pop_back();
+  if (id.size() != 14)
+    throw InvalidPosition("GNU Backgammon Position ID must have 14 base64 characters, got " + std::to_string(id.size()));
+  std::array<std::uint8_t, 11> key{};
+  std::uint32_t acc = 0;
+  int bits = 0, nbytes = 0;
+  for (char c : id) {
+    const char* p = c ? std::strchr(kB64, c) : nullptr;
+    if (!p) throw InvalidPosition("GNU Backgammon Position ID: invalid character (base64 expected)");
+    acc = (acc << 6) | static_cast<std::uint32_t>(p - kB64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      key[static_cast<std::size_t>(nbytes++)] = static_cast<std::uint8_t>((acc >> bits) & 0xFF);
+    }
+  }
+  int bit_index = 0;
+  auto get = [&]() {
+    if (bit_index >= 80) throw InvalidPosition("GNU Backgammon Position ID: the bit string runs past 80 bits");
+    const bool b = (key[static_cast<std::size_t>(bit_index / 8)] >> (bit_index % 8)) & 1u;
+    ++bit_index;
+    return b;
+  };
+  Position pos = Position::empty();
+  for (SideState* s : {&pos.opp(), &pos.own()}) {
+    int total = 0;
+    for (int slot = 0; slot < 25; ++slot) {
+      int n = 0;
+      while (get()) {
+        if (++n > kCheckers || ++total > kCheckers)
+          throw InvalidPosition("GNU Backgammon Position ID: more than 15 checkers for one player");
+      }
+      if (slot == 24) s->bar = static_cast<std::uint8_t>(n);
+      else s->n[23 - slot] = static_cast<std::uint8_t>(n);
+    }
+    s->off = static_cast<std::uint8_t>(kCheckers - total);
+  }
+  for (; bit_index < 80; ++bit_index)
+    if ((key[static_cast<std::size_t>(bit_index / 8)] >> (bit_index % 8)) & 1u)
+      throw InvalidPosition("GNU Backgammon Position ID: stray bits after the two players");
+  pos.refresh();
+  validate_position(pos, rules);
+  return pos;
+}
+
+std::string xgid(const Position& pos, Player to_move) {
+  // Bottom = White. Work out each side's checkers in the bottom player's numbering.
+  const SideState& white = to_move == kWhite ? pos.own() : pos.opp();
+  const SideState& black = to_move == kWhite ? pos.opp() : pos.own();
+  std::string s(26, '-');
+  auto put = [&](std::size_t i, int n, char base) {
+    if (n) s[i] = static_cast<char>(base + n - 1);
+  };
+  for (int r = 0; r < kPoints; ++r) {
+    put(static_cast<std::size_t>(24 - r), white.n[r], 'A');  // White's point 24 - r
+    put(static_cast<std::size_t>(r + 1), black.n[r], 'a');   // Black's point 24 - r = bottom's r + 1
+  }
+  put(25, white.bar, 'A');
+  put(0, black.bar, 'a');
+  return "XGID=" + s + ":0:0:" + (to_move == kWhite ? "1" : "-1") + ":00:0:0:0:0:10";
+}
+
+namespace {
+
+bool parse_int(const std::string& s, long lo, long hi, long* out) {
+  if (s.empty() || s.size() > 6) return false;
+  std::size_t i = (s[0] == '-') ? 1 : 0;
+  if (i == s.size()) return false;
+  for (std::size_t k = i; k < s.size(); ++k)
+    if (s[k] < '0' || s[k] > '9') return false;
+  const long v = std::stol(s);
+  if (v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+Position position_from_xgid(const std::string& text, const Rules& rules, Player* to_move) {
+  require_backgammon_movement(rules, "an XGID");
+  if (text.size() > 120) throw InvalidPosition("XGID too long (" + std::to_string(text.size()) + " characters)");
+  std::string body = text.compare(0, 5, "XGID=") == 0 ? text.substr(5) : text;
+  std::vector<std::string> f;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t c = body.find(':', start);
+    f.push_back(body.substr(start, c == std::string::npos ? std::string::npos : c - start));
+    if (c == std::string::npos) break;
+    start = c + 1;
+  }
+  if (f.size() != 10) throw InvalidPosition("XGID must have 10 ':'-separated fields, got " + std::to_string(f.size()));
+  const std::string& board = f[0];
+  if (board.size() != 26) throw InvalidPosition("XGID position must have 26 characters, got " + std::to_string(board.size()));
+  long v;
+  if (!parse_int(f[1], 0, 15, &v)) throw InvalidPosition("XGID cube value (field 2) must be 0..15");
+  if (!parse_int(f[2], -1, 1, &v)) throw InvalidPosition("XGID cube owner (field 3) must be -1, 0 or 1");
+  long turn;
+  if (!parse_int(f[3], -1, 1, &turn) || turn == 0) throw InvalidPosition("XGID turn (field 4) must be 1 or -1");
+  const std::string& dice = f[4];
+  const bool dice_ok = dice == "00" || dice == "D" || dice == "B" || dice == "R" ||
+                       (dice.size() == 2 && dice[0] >= '1' && dice[0] <= '6' && dice[1] >= '1' && dice[1] <= '6');
+  if (!dice_ok) throw InvalidPosition("XGID dice (field 5) must be 00, two dice 1..6, D, B or R");
+  if (!parse_int(f[5], 0, 99999, &v) || !parse_int(f[6], 0, 99999, &v))
+    throw InvalidPosition("XGID scores (fields 6 and 7) must be non-negative integers");
+  if (!parse_int(f[7], 0, 3, &v)) throw InvalidPosition("XGID Crawford/Jacoby flags (field 8) must be 0..3");
+  if (!parse_int(f[8], 0, 99999, &v)) throw InvalidPosition("XGID match length (field 9) must be a non-negative integer");
+  if (!parse_int(f[9], 0, 99999, &v)) throw InvalidPosition("XGID maximum cube (field 10) must be a non-negative integer");
+
+  SideState white{}, black{};
+  std::memset(&white, 0, sizeof white);
+  std::memset(&black, 0, sizeof black);
+  for (std::size_t i = 0; i < 26; ++i) {
+    const char c = board[i];
+    if (c == '-') continue;
+    const bool upper = c >= 'A' && c <= 'O';
+    const bool lower = c >= 'a' && c <= 'o';
+    if (!upper && !lower) throw InvalidPosition(std::string("XGID position: invalid character '") + c + "'");
+    const int n = upper ? c - 'A' + 1 : c - 'a' + 1;
+    if (upper) {
+      if (i == 0) throw InvalidPosition("XGID position: a bottom-player checker on the top player's bar");
+      if (i == 25) white.bar = static_cast<std::uint8_t>(n);
+      else white.n[24 - i] = static_cast<std::uint8_t>(n);
+    } else {
+      if (i == 25) throw InvalidPosition("XGID position: a top-player checker on the bottom player's bar");
+      if (i == 0) black.bar = static_cast<std::uint8_t>(n);
+      else black.n[i - 1] = static_cast<std::uint8_t>(n);
+    }
+  }
+  for (SideState* s : {&white, &black}) {
+    int total = s->bar;
+    for (int r = 0; r < kPoints; ++r) total += s->n[r];
+    if (total > kCheckers) throw InvalidPosition("XGID position: more than 15 checkers for one player");
+    s->off = static_cast<std::uint8_t>(kCheckers - total);
+  }
+  *to_move = turn == 1 ? kWhite : kBlack;
+  Position pos = Position::empty();
+  pos.own() = *to_move == kWhite ? white : black;
+  pos.opp() = *to_move == kWhite ? black : white;
+  pos.refresh();
+  validate_position(pos, rules);
+  return pos;
+}
+
+}  // namespace tavli
