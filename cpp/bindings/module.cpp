@@ -6,6 +6,7 @@
 #include "play_object.h"
 #include "tavli/batch.h"
 #include "tavli/interchange.h"
+#include "tavli/match.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
 #include "tavli/rng.h"
@@ -346,6 +347,62 @@ PYBIND11_MODULE(_core, m) {
       .def("_perft", [](const Game& g, int depth) {
         py::gil_scoped_release release;
         return perft(g.position(), g.rules(), depth);
+      });
+
+  py::class_<Match>(m, "Match", "Game flow of a match (see tavli.Match).")
+      .def(py::init([](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
+                       const std::string& next_starter) {
+             std::vector<MatchGame> games;
+             for (const auto& [variant, options, opening] : cycle) {
+               Opening o;
+               if (opening == "reroll") o = Opening::Reroll;
+               else if (opening == "use_opening_dice") o = Opening::UseOpeningDice;
+               else throw std::invalid_argument("opening must be 'reroll' or 'use_opening_dice', got '" + opening + "'");
+               games.push_back(MatchGame{make_rules(variant_from_name(variant), options), o});
+             }
+             NextStarter ns;
+             if (next_starter == "previous_winner") ns = NextStarter::PreviousWinner;
+             else if (next_starter == "roll_off") ns = NextStarter::RollOff;
+             else if (next_starter == "alternate") ns = NextStarter::Alternate;
+             else
+               throw std::invalid_argument("next_starter must be 'previous_winner', 'roll_off' or 'alternate', got '" +
+                                           next_starter + "'");
+             return Match(std::move(games), target, ns);
+           }),
+           py::arg("cycle"), py::arg("target"), py::arg("next_starter"))
+      .def_property_readonly("phase", [](const Match& mt) {
+        return mt.phase() == Match::Phase::Opening ? "opening" : mt.phase() == Match::Phase::Playing ? "playing" : "over";
+      })
+      .def_property_readonly("target", &Match::target)
+      .def_property_readonly("score", [](const Match& mt) { return py::make_tuple(mt.score(kWhite), mt.score(kBlack)); })
+      .def_property_readonly("game_number", &Match::game_number)
+      .def_property_readonly("winner", [](const Match& mt) -> py::object {
+        const auto w = mt.winner();
+        return w ? py::object(py::int_(int(*w))) : py::object(py::none());
+      })
+      .def_property_readonly("forced_dice", [](const Match& mt) -> py::object {
+        const auto d = mt.forced_dice();
+        return d ? py::object(py::make_tuple(d->d1, d->d2)) : py::object(py::none());
+      })
+      .def("_game", [](const Match& mt) { return mt.game(); })
+      .def("roll_opening", &Match::roll_opening, py::arg("white_die"), py::arg("black_die"))
+      .def("play", [](Match& mt, py::handle p) {
+        const auto* play = checked_play(p);
+        mt.play(play->play, play->dice);
+      })
+      .def_property_readonly("results", [](const Match& mt) {
+        static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw"};
+        py::list out;
+        for (const GameResult& r : mt.results()) {
+          py::dict d;
+          d["variant"] = r.rules.info().name;
+          d["starter"] = int(r.starter);
+          d["winner"] = r.outcome.winner < 0 ? py::object(py::none()) : py::object(py::int_(r.outcome.winner));
+          d["points"] = r.outcome.points;
+          d["kind"] = kinds[static_cast<int>(r.outcome.kind)];
+          out.append(d);
+        }
+        return out;
       });
 
   m.def("_batch_legal_plays",

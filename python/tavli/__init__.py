@@ -12,6 +12,7 @@ from ._core import ROW_BYTES, MAX_PLAYS, IllegalMove, InvalidPosition, Play, Rng
 from ._core import variants as _variants
 from .board import Board, Outcome
 from .batch import batch_legal_plays, random_positions
+from .match import Match
 
 __version__ = "0.1.0"
 
@@ -30,6 +31,7 @@ __all__ = [
     "IllegalMove",
     "InvalidPosition",
     "MAX_PLAYS",
+    "Match",
     "Outcome",
     "Play",
     "ROW_BYTES",

@@ -268,6 +268,42 @@ class Board(_core.Board):
             raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
         return self._perft(int(depth))
 
+    # --- records --------------------------------------------------------------------------------
+    def to_record(self) -> dict[str, Any]:
+        """The game so far as JSON-ready data: the position before the first pushed play, then
+        every play (roll, steps, move text), and the result if the game is over."""
+        root = self.copy()
+        while root._stack:
+            root.pop()
+        o = self.outcome()
+        return {
+            "format": "tavli.game",
+            "version": 1,
+            "start": root.to_dict(),
+            "plays": [{"dice": list(p.dice), "steps": [list(s) for s in p.steps], "play": str(p)} for p in self._stack],
+            "result": None if o is None else o._asdict(),
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> "Board":
+        """Replays a game record; raises ValueError when it is malformed or does not replay."""
+        if not isinstance(record, Mapping) or record.get("format") != "tavli.game" or record.get("version") != 1:
+            raise ValueError("not a tavli.game record of version 1")
+        board = cls.from_dict(record.get("start", {}))
+        plays = record.get("plays", [])
+        if not isinstance(plays, list) or len(plays) > 100_000:
+            raise ValueError("plays: expected a list")
+        for i, p in enumerate(plays):
+            if not isinstance(p, Mapping) or "dice" not in p or "steps" not in p:
+                raise ValueError(f"plays[{i}]: expected dice and steps")
+            dice = tuple(p["dice"]) if isinstance(p["dice"], list) else p["dice"]
+            board.push(board.find_play(p["steps"], dice))
+        result = record.get("result")
+        o = board.outcome()
+        if (None if o is None else o._asdict()) != (None if result is None else dict(result)):
+            raise ValueError("the record's result does not match the replay")
+        return board
+
     # --- copying, equality, text ----------------------------------------------------------------
     def copy(self) -> "Board":
         b = Board._from_core(self)  # the core history comes along, so pop() works on the copy
