@@ -1,5 +1,6 @@
 #include "tavli/movegen.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace tavli {
@@ -23,22 +24,16 @@ inline bool in_runner_phase(const SideState& s, int threshold) {
   return threshold > 0 && s.off == 0 && (s.occ >> threshold) == 0;
 }
 
+// kStays[d]: sources from which die d stays on the board; kBelow[k]: points below k.
+constexpr std::uint32_t kStays[7] = {0, range_mask(0, 22), range_mask(0, 21), range_mask(0, 20),
+                                     range_mask(0, 19), range_mask(0, 18), range_mask(0, 17)};
+constexpr std::uint32_t kBelow[25] = {0,         0x1,       0x3,       0x7,       0xF,       0x1F,     0x3F,
+                                      0x7F,      0xFF,      0x1FF,     0x3FF,     0x7FF,     0xFFF,    0x1FFF,
+                                      0x3FFF,    0x7FFF,    0xFFFF,    0x1FFFF,   0x3FFFF,   0x7FFFF,  0xFFFFF,
+                                      0x1FFFFF,  0x3FFFFF,  0x7FFFFF,  0xFFFFFF};
+
 constexpr std::uint32_t kR2Quarter = range_mask(12, 17);   // the opponent's starting quarter
 constexpr std::uint32_t kR2bFront = range_mask(13, 18);    // six points in front of his start
-
-// The Fevga family's whole-play constraints (R1 at end of play, R2) on the final position.
-inline bool fevga_constraints_ok(const Position& p, const Rules& r) {
-  if (r.start_quarter != StartQuarterCheck::Play && r.opp_start_quarter == OppStartQuarter::Off) return true;
-  const std::uint32_t occ = p.own().occ;
-  if (r.start_quarter == StartQuarterCheck::Play && (occ & kStartQuarter) == kStartQuarter) return false;
-  switch (r.opp_start_quarter) {
-    case OppStartQuarter::Off: return true;
-    case OppStartQuarter::R2a: return (occ & kR2Quarter) != kR2Quarter;
-    case OppStartQuarter::R2b: return p.opp().n[0] == 0 || (occ & kR2bFront) != kR2bFront;
-    case OppStartQuarter::R2c: return popcount(occ & kR2Quarter) <= 4;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -182,6 +177,12 @@ struct MoveGenerator::Impl {
   bool unique = false;
   Step steps[kMaxSteps] = {};
   std::uint8_t hit_mask = 0;  // bit k: step k of the current sequence hit
+  // Facts fixed for the turn, so the hot path can skip what cannot apply.
+  bool has_hard_constraints = false;  // any whole-play constraint (R1 at end of play, R2, Narde's prime)
+  std::uint32_t forbid_full[2] = {0, 0};  // R1 / R2a / R2b: the mover may not hold all of these points
+  bool r2c = false;                       // R2c: at most four points of r12..r17
+  bool runner_live = false;           // the mover starts the turn in the runner phase
+  bool bearoff_live = false;          // few enough checkers outside home that a bear-off can come
 
   bool soft_ok(const Position& p) const {
     switch (rules->unblock) {
@@ -219,7 +220,11 @@ struct MoveGenerator::Impl {
 
   // Step 2 of the pipeline: hard whole-play constraints on the final position.
   bool whole_play_ok(const Position& p) const {
-    if (!fevga_constraints_ok(p, *rules)) return false;
+    if (!has_hard_constraints) return true;
+    const std::uint32_t occ = p.own().occ;
+    if ((occ & forbid_full[0]) == forbid_full[0] && forbid_full[0]) return false;
+    if ((occ & forbid_full[1]) == forbid_full[1] && forbid_full[1]) return false;
+    if (r2c && popcount(occ & kR2Quarter) > 4) return false;
     return rules->six_prime != PrimeCheck::Play || six_prime_ok(p);
   }
 
@@ -256,14 +261,16 @@ struct MoveGenerator::Impl {
 
   // Sources of the steps that the die `d` allows from the current position (step 1 of the
   // pipeline), restricted to sources >= min_src and in `allowed`. The bar is handled by callers.
+  template <Contact C>
   std::uint32_t step_sources(const SideState& me, int d, int min_src, std::uint32_t allowed) const {
-    std::uint32_t movable = movable_points(me, rules->runner_threshold) & ~me.pinned & allowed;
+    std::uint32_t movable = (runner_live ? movable_points(me, rules->runner_threshold) : me.occ) & allowed;
+    if (C == Contact::Pin) movable &= ~me.pinned;
     if (head_left <= 0) movable &= ~1u;
-    if (min_src > 0) movable &= ~range_mask(0, min_src - 1);
+    if (min_src > 0) movable &= ~kBelow[min_src];
     // Steps that stay on the board: the landing point must be open.
-    std::uint32_t sources = movable & ~(closed >> d) & range_mask(0, 23 - d);
+    std::uint32_t sources = movable & ~(closed >> d) & kStays[d];
     // Bear-off: all checkers home; exact, or an overshoot from the farthest checker.
-    if (!must_stay_on_board(me) && (bearoff_pinned_ok || me.pinned == 0)) {
+    if (bearoff_live && !must_stay_on_board(me) && (C != Contact::Pin || bearoff_pinned_ok || me.pinned == 0)) {
       const int farthest = lowest_bit(me.occ);
       std::uint32_t off = movable & range_mask(24 - d, 23);
       if (farthest > 24 - d) off &= bit(farthest);
@@ -295,7 +302,7 @@ struct MoveGenerator::Impl {
       } else {
         const bool order_free = doubles && !per_step_r1 && !per_step_prime &&
                                 !in_runner_phase(me, rules->runner_threshold);
-        for (std::uint32_t sources = step_sources(me, d, min_src, allowed); sources; sources &= sources - 1) {
+        for (std::uint32_t sources = step_sources<C>(me, d, min_src, allowed); sources; sources &= sources - 1) {
           const int from = lowest_bit(sources);
           const int to = from + d >= kPoints ? kOff : from + d;
           const std::uint8_t fx = apply<M, C>(from, to, depth);
@@ -343,7 +350,7 @@ struct MoveGenerator::Impl {
       from_bar = true;
       sources = ((closed >> (d - 1)) & 1u) ? 0u : 1u;
     } else {
-      sources = step_sources(pos.own(), d, min_src, allowed);
+      sources = step_sources<C>(pos.own(), d, min_src, allowed);
     }
     for (; sources; sources &= sources - 1) {
       const int from = from_bar ? kBar : lowest_bit(sources);
@@ -354,7 +361,7 @@ struct MoveGenerator::Impl {
       if (per_step_r1 && (p.result.own().occ & kStartQuarter) == kStartQuarter) continue;
       if (per_step_prime && !six_prime_ok(p.result)) continue;
       if (!whole_play_ok(p.result)) continue;
-      for (int k = 0; k < depth; ++k) p.steps[k] = steps[k];
+      std::memcpy(p.steps, steps, sizeof steps);  // fixed size: cheaper than a loop over depth
       p.steps[depth] = Step{static_cast<std::int8_t>(from), static_cast<std::int8_t>(to)};
       p.nsteps = static_cast<std::uint8_t>(depth + 1);
       p.tag = tag;
@@ -475,14 +482,23 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
   }
   const bool order_dependent_steps =
       s.per_step_r1 || s.per_step_prime || in_runner_phase(start.own(), rules.runner_threshold);
-  {
-    // Two checkers outside home: after one step at least one remains, so no bear-off this turn.
-    const SideState& me = start.own();
-    int outside = me.bar;
-    for (std::uint32_t m = me.occ & ~kHomeMask; m; m &= m - 1) outside += me.n[lowest_bit(m)];
-    s.orders_commute = outside >= 2 && me.bar == 0 && !order_dependent_steps;
-  }
+  // Checkers outside home (and on the bar): a bear-off needs one step for each of them first.
+  int outside = start.own().bar;
+  for (std::uint32_t m = start.own().occ & ~kHomeMask; m; m &= m - 1) outside += start.own().n[lowest_bit(m)];
+  s.bearoff_live = outside < s.nsteps;
+  // Two outside: after one step one remains, so no bear-off can make the die order matter.
+  s.orders_commute = outside >= 2 && start.own().bar == 0 && !order_dependent_steps;
   s.unique = s.doubles ? !order_dependent_steps : s.orders_commute;
+  // The Fevga family's whole-play constraints as masks: R1 at end of play (not all of r0..r5), R2a
+  // (not all of r12..r17), R2b (not all of r13..r18 while the opponent has a start stack: he does not
+  // move during the turn, so that is fixed), R2c (at most four of r12..r17).
+  s.forbid_full[0] = rules.start_quarter == StartQuarterCheck::Play ? kStartQuarter : 0;
+  s.forbid_full[1] = rules.opp_start_quarter == OppStartQuarter::R2a   ? kR2Quarter
+                     : rules.opp_start_quarter == OppStartQuarter::R2b ? (o.n[0] ? kR2bFront : 0)
+                                                                       : 0;
+  s.r2c = rules.opp_start_quarter == OppStartQuarter::R2c;
+  s.has_hard_constraints = s.forbid_full[0] || s.forbid_full[1] || s.r2c || rules.six_prime == PrimeCheck::Play;
+  s.runner_live = in_runner_phase(start.own(), rules.runner_threshold);
   s.all.reset(&out);
   if (s.soft_before) s.preferred.reset(&s.preferred_list);
   else s.preferred.best_depth = kMaxSteps + 1;  // never records
