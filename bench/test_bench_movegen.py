@@ -8,9 +8,10 @@ and their ratios (printed in the terminal summary)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import tavli
-from conftest import record
+from conftest import SEED, record
 from tavli import _core
 
 
@@ -19,6 +20,15 @@ def test_cpp_generator(benchmark, fevga_set):
     total = _core._generate_all("fevga", [], rows, dice, 1)
     benchmark.pedantic(_core._generate_all, args=("fevga", [], rows, dice, 5), rounds=5, iterations=1)
     record("C++ generator (no Python in the loop)", benchmark, 5 * total, "results")
+
+
+@pytest.mark.parametrize("variant", ["moultezim", "backgammon", "portes", "tavla", "plakoto", "narde"])
+def test_cpp_generator_per_game(benchmark, variant):
+    """Each game on its own seeded random-games set (20,000 pairs), no Python in the loop."""
+    rows, dice = tavli.random_positions(variant, 20000, seed=SEED)
+    total = _core._generate_all(variant, [], rows, dice, 1)
+    benchmark.pedantic(_core._generate_all, args=(variant, [], rows, dice, 5), rounds=5, iterations=1)
+    record(f"C++ generator, {variant}", benchmark, 5 * total, "results")
 
 
 def test_python_reference(benchmark, fevga_set):

@@ -213,6 +213,7 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
   }
   // The mover's side after the net movements; the points the text says were hit or passed.
   SideState me = game.position().own();
+  me.clear_first_turn();  // as in every result: the mover has now played
   std::uint32_t marked_hits = 0, named_stops = 0;
   const bool pass = tokens.empty() || (tokens.size() == 1 && (tokens[0] == "pass" || tokens[0] == "-"));
   int moved = 0;
