@@ -9,19 +9,26 @@ from __future__ import annotations
 from typing import Any
 
 
-def _white_frame(board: Any) -> tuple[list[int], list[int]]:
+def _white_frame(board: Any) -> tuple[list[int], list[int], set[int], set[int]]:
     mover, opponent = board.mover, board.opponent
+    pins = board.pinned
     white, black = (mover, opponent) if board.turn == 0 else (opponent, mover)
+    white_pins, black_pins = (pins[0], pins[1]) if board.turn == 0 else (pins[1], pins[0])
     parallel = board._movement == "parallel"
+
+    def to_white(rb: int) -> int:
+        return (rb + 12) % 24 if parallel else 23 - rb
+
     black_at = [0] * 24
     for rb, n in enumerate(black):
-        black_at[(rb + 12) % 24 if parallel else 23 - rb] += n
-    return white, black_at
+        black_at[to_white(rb)] += n
+    return white, black_at, set(white_pins), {to_white(r) for r in black_pins}
 
 
-def _cell(w: int, b: int) -> str:
+def _cell(w: int, b: int, w_pinned: bool = False, b_pinned: bool = False) -> str:
+    # Plakoto: a pinned checker is shown in lower case under the pinner ("X2o": two X on an O).
     if w and b:
-        return f"{w}X{b}O"[:4].rjust(4)
+        return (f"O{b}x" if w_pinned else f"X{w}o" if b_pinned else f"{w}X{b}O")[:4].rjust(4)
     if w:
         return f"X{w}".rjust(4)
     if b:
@@ -30,11 +37,11 @@ def _cell(w: int, b: int) -> str:
 
 
 def diagram(board: Any) -> str:
-    white, black = _white_frame(board)
+    white, black, white_pins, black_pins = _white_frame(board)
     top = [11 - i for i in range(12)]  # White r 11..0 = points 13..24
     bottom = [12 + i for i in range(12)]  # White r 12..23 = points 12..1
     def row(idx: list[int]) -> str:
-        cells = [_cell(white[r], black[r]) for r in idx]
+        cells = [_cell(white[r], black[r], r in white_pins, r in black_pins) for r in idx]
         return "|" + "".join(cells[:6]) + " |" + "".join(cells[6:]) + " |"
     def labels(idx: list[int]) -> str:
         nums = [f"{24 - r:4d}" for r in idx]
