@@ -1,13 +1,13 @@
 #include "tavli/interchange.h"
 
+#include "tavli/base64.h"
+
 #include <array>
 #include <cstring>
 #include <vector>
 
 namespace tavli {
 namespace {
-
-const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void require_backgammon_movement(const Rules& rules, const char* format) {
   if (rules.movement != Movement::Contrary || rules.contact != Contact::Hit)
@@ -37,19 +37,7 @@ std::string gnubg_position_id(const Position& pos) {
       put(false);
     }
   }
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (std::uint8_t b : key) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += kB64[(acc >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += kB64[(acc << (6 - bits)) & 63];
-  return out;  // 10 bytes -> 14 characters
+  return base64_encode(key.data(), key.size(), kBase64Standard);  // 10 bytes -> 14 characters
 }
 
 Position position_from_gnubg_id(const std::string& id_in, const Rules& rules) {
@@ -58,19 +46,11 @@ Position position_from_gnubg_id(const std::string& id_in, const Rules& rules) {
   while (!id.empty() && id.back() == '=') id.pop_back();
   if (id.size() != 14)
     throw InvalidPosition("GNU Backgammon Position ID must have 14 base64 characters, got " + std::to_string(id.size()));
-  std::array<std::uint8_t, 11> key{};
-  std::uint32_t acc = 0;
-  int bits = 0, nbytes = 0;
-  for (char c : id) {
-    const char* p = c ? std::strchr(kB64, c) : nullptr;
-    if (!p) throw InvalidPosition("GNU Backgammon Position ID: invalid character (base64 expected)");
-    acc = (acc << 6) | static_cast<std::uint32_t>(p - kB64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      key[static_cast<std::size_t>(nbytes++)] = static_cast<std::uint8_t>((acc >> bits) & 0xFF);
-    }
-  }
+  std::vector<std::uint8_t> key;
+  const long bad = base64_decode(id, kBase64Standard, key);
+  if (bad >= 0)
+    throw InvalidPosition("GNU Backgammon Position ID: invalid character " + describe_char(id[static_cast<std::size_t>(bad)]) +
+                          " (base64 expected)");
   int bit_index = 0;
   auto get = [&]() {
     if (bit_index >= 80) throw InvalidPosition("GNU Backgammon Position ID: the bit string runs past 80 bits");

@@ -1,53 +1,13 @@
 #include "tavli/notation.h"
 
+#include "tavli/base64.h"
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
 
 namespace tavli {
 namespace {
-
-const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string b64_encode(const std::vector<std::uint8_t>& in) {
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (std::uint8_t b : in) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += kB64[(acc >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += kB64[(acc << (6 - bits)) & 63];
-  return out;
-}
-
-std::vector<std::uint8_t> b64_decode(const std::string& in) {
-  std::vector<std::uint8_t> out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    const char* p = c ? std::strchr(kB64, c) : nullptr;
-    if (!p) {
-      static const char* hex = "0123456789abcdef";
-      const auto b = static_cast<unsigned char>(c);
-      const std::string shown = (b > 0x20 && b < 0x7F) ? std::string("'") + c + "'"
-                                                       : std::string("(byte 0x") + hex[b >> 4] + hex[b & 15] + ")";
-      throw InvalidPosition("position ID payload: invalid character " + shown +
-                            " (base64url expected: A-Z a-z 0-9 - _)");
-    }
-    acc = (acc << 6) | static_cast<std::uint32_t>(p - kB64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<std::uint8_t>((acc >> bits) & 0xFF));
-    }
-  }
-  return out;
-}
 
 constexpr std::uint8_t kIdVersion = 1;
 
@@ -67,7 +27,7 @@ std::string position_id(const Rules& rules, const Position& pos, Player to_move)
   std::string head = rules.info().name;
   const std::string opts = options_to_text(rules);
   if (!opts.empty()) head += "," + opts;
-  return head + ":" + b64_encode(bytes);
+  return head + ":" + base64_encode(bytes.data(), bytes.size(), kBase64Url);
 }
 
 void parse_position_id(const std::string& id, Rules* rules, Position* pos, Player* to_move) {
@@ -79,7 +39,12 @@ void parse_position_id(const std::string& id, Rules* rules, Position* pos, Playe
   const Variant v = variant_from_name(head.substr(0, comma));
   *rules = make_rules(v, comma == std::string::npos ? std::vector<std::pair<std::string, std::string>>{}
                                                     : options_from_text(head.substr(comma + 1)));
-  const std::vector<std::uint8_t> b = b64_decode(id.substr(colon + 1));
+  std::vector<std::uint8_t> b;
+  const std::string payload = id.substr(colon + 1);
+  const long bad = base64_decode(payload, kBase64Url, b);
+  if (bad >= 0)
+    throw InvalidPosition("position ID payload: invalid character " + describe_char(payload[static_cast<std::size_t>(bad)]) +
+                          " (base64url expected: A-Z a-z 0-9 - _)");
   if (b.size() < 28) throw InvalidPosition("position ID payload too short (" + std::to_string(b.size()) + " bytes, need 28)");
   if (b[0] != kIdVersion) throw InvalidPosition("position ID format version " + std::to_string(b[0]) + " is not supported");
   const bool pins = b[1] & 8;
