@@ -7,6 +7,7 @@
 #include "tavli/batch.h"
 #include "tavli/interchange.h"
 #include "tavli/match.h"
+#include "tavli/search.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
 #include "tavli/rng.h"
@@ -15,6 +16,22 @@ namespace py = pybind11;
 using namespace tavli;
 
 namespace {
+
+py::tuple probs_tuple(const Probabilities& p) {
+  return py::make_tuple(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw);
+}
+
+SearchOptions search_options(int plies, const std::vector<std::tuple<int, int, double>>& filters, int threads,
+                             double time_limit, std::int64_t node_limit) {
+  SearchOptions o;
+  o.plies = plies;
+  for (const auto& [accept, extra, threshold] : filters)
+    o.filters.push_back(MoveFilter{accept, extra, static_cast<float>(threshold)});
+  o.threads = threads;
+  o.time_limit = time_limit;
+  o.node_limit = node_limit;
+  return o;
+}
 
 // One reusable list per thread: a MoveList is large (kMaxPlays slots), so it is not built per call.
 MoveList& scratch_list() {
@@ -344,6 +361,33 @@ PYBIND11_MODULE(_core, m) {
       }, "The position as one uint8 row of ROW_BYTES (layout in cpp/include/tavli/position.h).")
       .def("_hash", [](const Game& g) { return g.position().hash(); })
       .def("_core_copy_from", [](Game& g, const Game& other) { g = other; })
+      .def("_analyze", [](const Game& g, py::handle dice_arg, int plies,
+                          const std::vector<std::tuple<int, int, double>>& filters, int threads, double time_limit,
+                          std::int64_t node_limit) {
+        const Dice dice = dice_from_py(dice_arg);
+        const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
+        Analysis a;
+        {
+          py::gil_scoped_release release;
+          a = analyze(g.position(), g.rules(), dice, heuristic_evaluator(), opt);
+        }
+        py::list plays;
+        for (const PlayValue& v : a.plays)
+          plays.append(py::make_tuple(play_to_py(v.play, dice), probs_tuple(v.probabilities), v.probabilities.equity(),
+                                      v.plies));
+        return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
+      })
+      .def("_evaluate", [](const Game& g, int plies, const std::vector<std::tuple<int, int, double>>& filters,
+                           int threads, double time_limit, std::int64_t node_limit) {
+        const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        Evaluation e;
+        {
+          py::gil_scoped_release release;
+          e = evaluate(g.position(), g.rules(), heuristic_evaluator(), opt);
+        }
+        return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
+      })
       .def("_perft", [](const Game& g, int depth) {
         py::gil_scoped_release release;
         return perft(g.position(), g.rules(), depth);
@@ -419,6 +463,33 @@ PYBIND11_MODULE(_core, m) {
           if (!want_positions) return vector_array(r.counts);
           return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(r.positions));
         });
+
+  m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,
+                              int threads) {
+    const Rules rules = make_rules(variant_from_name(variant), options);
+    if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
+      throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
+    const std::int64_t n = rows.shape(0);
+    std::vector<Position> positions(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      try {
+        Player t;
+        positions[static_cast<std::size_t>(i)] = Position::from_row(rows.data() + kRowBytes * i, &t);
+        validate_position(positions[static_cast<std::size_t>(i)], rules);
+      } catch (const std::invalid_argument& e) {
+        throw InvalidPosition("row " + std::to_string(i) + ": " + e.what());
+      }
+    }
+    if (plies < 0 || plies > 8) throw std::invalid_argument("plies must be 0..8 for batch evaluation");
+    if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+    py::array_t<float> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(7)});
+    float* o = out.mutable_data();
+    {
+      py::gil_scoped_release release;
+      batch_evaluate(rules, positions.data(), n, plies, threads, o);
+    }
+    return out;
+  });
 
   m.def("_random_positions", [](const std::string& variant, const OptionList& options, std::int64_t n,
                                 std::uint64_t seed) {

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "tavli/rng.h"
+#include "tavli/search.h"
 
 namespace tavli {
 namespace {
@@ -96,6 +97,18 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
     for (auto& c : chunks) out.positions.insert(out.positions.end(), c.begin(), c.end());
   }
   return out;
+}
+
+void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads, float* out) {
+  SearchOptions opt;
+  opt.plies = plies;
+  parallel_ranges(n, std::max(1, threads), [&](std::int64_t b, std::int64_t e, int) {
+    for (std::int64_t i = b; i < e; ++i) {
+      const Probabilities p = evaluate(positions[i], rules, heuristic_evaluator(), opt).probabilities;
+      const float v[7] = {p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.equity()};
+      std::copy(v, v + 7, out + 7 * i);
+    }
+  });
 }
 
 void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, std::vector<std::uint8_t>& rows,

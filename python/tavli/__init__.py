@@ -13,6 +13,8 @@ from ._core import variants as _variants
 from .board import Board, Outcome
 from .batch import batch_legal_plays, random_positions
 from .match import Match
+from .analysis import Analysis, AnalyzedPlay, Evaluation, Probabilities
+from .batch import evaluate_batch
 
 __version__ = "0.1.0"
 
@@ -26,6 +28,11 @@ def variants() -> list[str]:
 
 
 __all__ = [
+    "Analysis",
+    "AnalyzedPlay",
+    "Evaluation",
+    "Probabilities",
+    "evaluate_batch",
     "BLACK",
     "Board",
     "IllegalMove",

@@ -268,6 +268,49 @@ class Board(_core.Board):
             raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
         return self._perft(int(depth))
 
+    # --- analysis -------------------------------------------------------------------------------
+    def evaluate(
+        self,
+        plies: int = 0,
+        *,
+        filters: Any = None,
+        threads: int = 1,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> "Evaluation":
+        """The position before the roll, for the side to move, `plies` deep (heuristic evaluator at
+        the leaves; exact when the game is over). Releases the GIL."""
+        from .analysis import Evaluation, Probabilities, filters_arg, search_args
+
+        plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
+        probs, equity, done, nodes, interrupted = self._evaluate(
+            plies, filters_arg(filters), threads, time_limit, node_limit
+        )
+        return Evaluation(Probabilities(*probs), equity, done, nodes, interrupted)
+
+    def analyze(
+        self,
+        dice: Any,
+        plies: int = 1,
+        *,
+        filters: Any = None,
+        threads: int = 1,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> "Analysis":
+        """The legal plays for the roll, best first, each with its probabilities and equity for the
+        side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
+        filters). Releases the GIL; a time or node limit returns the deepest completed iteration."""
+        from .analysis import AnalyzedPlay, Analysis, Probabilities, filters_arg, search_args
+
+        plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
+        plays, done, nodes, interrupted = self._analyze(
+            dice, plies, filters_arg(filters), threads, time_limit, node_limit
+        )
+        return Analysis(
+            [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted
+        )
+
     # --- records --------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
         """The game so far as JSON-ready data: the position before the first pushed play, then

@@ -21,6 +21,10 @@ struct BatchResult {
 BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice,
                               std::int64_t n, bool want_positions, int threads);
 
+// Values of many positions (side to move, before the roll) `plies` deep with the heuristic
+// evaluator: out[7 * i + k] = win, win_double, win_triple, lose_double, lose_triple, draw, equity.
+void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads, float* out);
+
 // Seeded random self-play (uniform over the distinct plays): `n` (position, roll) pairs as they
 // occur in consecutive games, restarting a game when one ends. Rows and rolls are appended.
 void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, std::vector<std::uint8_t>& rows,

@@ -1,0 +1,73 @@
+// Evaluators: what a position is worth to the side to move, before it rolls.
+//
+// Probabilities follow GNU Backgammon's cumulative convention: win (any win), win_double (gammon,
+// mars, Plakoto's mother win), win_triple (backgammon, koks), lose_double, lose_triple; a win of a
+// kind counts in every lower kind too. `draw` is the chance of a drawn game (Plakoto's two pinned
+// mothers; zero elsewhere), so losing is 1 - win - draw. Equity is in points of the game's scoring
+// before any cube: win - lose + (win_double - lose_double) + (win_triple - lose_triple).
+//
+// Search knows evaluators only through the Evaluator interface (batch form: the search hands over
+// all the positions of a node at once).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tavli/game.h"
+
+namespace tavli {
+
+struct Probabilities {
+  float win = 0, win_double = 0, win_triple = 0, lose_double = 0, lose_triple = 0, draw = 0;
+
+  float lose() const { return 1.0f - win - draw; }
+  float equity() const { return win - lose() + (win_double - lose_double) + (win_triple - lose_triple); }
+  // The same position seen by the other side.
+  Probabilities inverted() const {
+    Probabilities q;
+    q.win = lose();
+    q.win_double = lose_double;
+    q.win_triple = lose_triple;
+    q.lose_double = win_double;
+    q.lose_triple = win_triple;
+    q.draw = draw;
+    return q;
+  }
+  // Weighted accumulation (chance nodes).
+  void add(const Probabilities& o, float w) {
+    win += w * o.win;
+    win_double += w * o.win_double;
+    win_triple += w * o.win_triple;
+    lose_double += w * o.lose_double;
+    lose_triple += w * o.lose_triple;
+    draw += w * o.draw;
+  }
+};
+
+// The exact value of a finished game for the side to move in `pos` (who lost, or drew).
+Probabilities terminal_probabilities(const Outcome& o, Player to_move);
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual std::string name() const = 0;
+  // Positions are mover-relative, games not over; out[i] is for the side to move in positions[i].
+  virtual void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const = 0;
+  Probabilities evaluate(const Position& p, const Rules& rules) const {
+    Probabilities out;
+    evaluate(&p, 1, rules, &out);
+    return out;
+  }
+};
+
+// Hand-written evaluators per family of games: a race formula once no checker can meet an
+// opposing one again, and game-specific structure before that (eval_heuristic.cpp).
+std::unique_ptr<Evaluator> make_heuristic_evaluator();
+const Evaluator& heuristic_evaluator();
+
+// Race estimate used by the heuristics: the side to move's chances in a pure race.
+Probabilities race_probabilities(const Position& pos, const Rules& rules);
+// True once no checker of either side can meet an opposing checker again.
+bool is_race(const Position& pos, const Rules& rules);
+
+}  // namespace tavli

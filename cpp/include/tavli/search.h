@@ -1,0 +1,71 @@
+// Expectiminimax over the dice: what a position is worth n plies deep, and which play is best.
+//
+// Plies follow GNU Backgammon: a play analysed at 0 plies is the static evaluation of the
+// position it leads to; at n plies, that position is worth the average over the opponent's 21
+// rolls (1/36 or 2/36 each) of his best play analysed at n - 1 plies, seen from our side. A
+// position before the roll (`evaluate`) at n plies is the average over our rolls of our best play
+// at n - 1.
+//
+// Move filters ({accept, extra, threshold}, as gnubg's): before plays are searched deeper, all plays
+// of the roll are evaluated statically; the best is always kept, then `accept` more, then up to
+// `extra` more whose equity is within `threshold` of the best. filters[0] applies at the root of an
+// analysis, filters[k] k plies down; missing entries repeat the last one. Defaults, as gnubg does:
+// full width at the root of a 1-ply analysis, {0, 8, 0.16} at the root of deeper ones, and inside
+// the tree only the play that looks best statically is searched deeper ({0, 0, 0}). A filter such
+// as {1000, 0, 0} at every level gives the full-width expectiminimax.
+//
+// Caching: every searcher keeps a table of values keyed by (position hash, plies). Threads split
+// the root plays (analysis) or the 21 rolls (evaluation) between them, each with its own searcher;
+// results are combined in a fixed order, so they do not depend on the thread count.
+//
+// Limits: a node limit (static evaluations) or a time limit stops the search; the answer is then
+// the deepest iteration completed (iterative deepening from 0 plies), flagged as interrupted.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tavli/eval.h"
+
+namespace tavli {
+
+struct MoveFilter {
+  int accept = 0;
+  int extra = 8;
+  float threshold = 0.16f;
+};
+
+struct SearchOptions {
+  int plies = 1;
+  std::vector<MoveFilter> filters;  // empty: the defaults described above
+  int threads = 1;
+  double time_limit = 0;      // seconds; 0: none
+  std::int64_t node_limit = 0;  // static evaluations; 0: none
+};
+
+struct PlayValue {
+  Play play;
+  Probabilities probabilities;  // for the side that made the play
+  int plies;                    // depth this play was searched to
+};
+
+struct Analysis {
+  std::vector<PlayValue> plays;  // best first (by equity; ties keep generation order)
+  int plies = 0;                 // deepest iteration completed
+  std::int64_t nodes = 0;        // static evaluations
+  bool interrupted = false;
+};
+
+struct Evaluation {
+  Probabilities probabilities;  // for the side to move
+  int plies = 0;
+  std::int64_t nodes = 0;
+  bool interrupted = false;
+};
+
+// The legal plays for `dice`, valued and ranked. The game must not be over.
+Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evaluator& ev, const SearchOptions& opt);
+// The position before the roll, for the side to move (exact if the game is over).
+Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev, const SearchOptions& opt);
+
+}  // namespace tavli

@@ -1,0 +1,363 @@
+#include "tavli/search.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+namespace tavli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Aborted {};
+
+// Shared by the threads of one search: the budget and the stop flag.
+struct Budget {
+  std::atomic<std::int64_t> nodes{0};
+  std::atomic<bool> stop{false};
+  std::int64_t node_limit = 0;
+  bool timed = false;
+  Clock::time_point deadline;
+
+  void spend(std::int64_t n) {
+    const std::int64_t total = nodes.fetch_add(n, std::memory_order_relaxed) + n;
+    if (node_limit && total > node_limit) stop.store(true, std::memory_order_relaxed);
+    if (timed && (total & 1023) < n && Clock::now() > deadline) stop.store(true, std::memory_order_relaxed);
+    if (stop.load(std::memory_order_relaxed)) throw Aborted{};
+  }
+};
+
+// Defaults (gnubg's habits): at the root of a search of two plies or more, the best play and up to
+// 8 more within 0.16 of it; inside the tree, only the reply that looks best statically goes deeper.
+const MoveFilter kRootFilter{0, 8, 0.16f};
+const MoveFilter kInnerFilter{0, 0, 0.0f};
+
+// One thread's search state. Reusable: begin() binds it to a search; its cache entries carry the
+// search's generation, so nothing has to be cleared between searches.
+class Searcher {
+ public:
+  void begin(const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters, Budget& budget) {
+    rules_ = &rules;
+    ev_ = &ev;
+    filters_ = &filters;
+    budget_ = &budget;
+    if (++generation_ == 0) {  // wrapped: clear for real once every 2^32 searches
+      std::fill(cache_.begin(), cache_.end(), Entry{});
+      generation_ = 1;
+    }
+  }
+
+  // The position before the roll, `depth` plies deep, for the side to move; `level` is how far
+  // below the root it is (for the filters).
+  Probabilities value(const Position& pos, int depth, int level) {
+    if (depth == 0) return static_value(pos);
+    const std::uint64_t key = pos.hash() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(depth));
+    if (cache_.empty()) cache_.resize(std::size_t{1} << kCacheBits);  // only searches of 2+ plies need it
+    Entry& e = cache_[key & ((std::size_t{1} << kCacheBits) - 1)];
+    if (e.key == key && e.depth == depth && e.generation == generation_) return e.value;
+    Probabilities acc;
+    MoveList& list = list_at(level);
+    for (const WeightedRoll& wr : all_rolls()) {
+      gen_.generate(pos, *rules_, wr.dice, list);
+      acc.add(best_play(pos, list, depth, level), wr.weight / 36.0f);
+    }
+    e.key = key;
+    e.depth = depth;
+    e.generation = generation_;
+    e.value = acc;
+    return acc;
+  }
+
+  // The best play of `list` (legal plays from `pos`) for the mover, each searched `depth` - 1
+  // plies after the play; the value is the mover's.
+  Probabilities best_play(const Position& pos, const MoveList& list, int depth, int level) {
+    std::vector<Probabilities>& vals = vals_at(level);
+    vals.resize(static_cast<std::size_t>(list.size()));
+    static_values(pos, list, level, vals);
+    if (depth == 1) return *std::max_element(vals.begin(), vals.end(), by_equity);
+    std::vector<int>& keep = keep_at(level);
+    select(vals, filter(level), keep);
+    Probabilities best;
+    float best_eq = -1e9f;
+    for (int i : keep) {
+      Position child = list[i].result;
+      child.flip();
+      const auto o = outcome_after_play(pos, child, *rules_, kWhite);
+      const Probabilities v = o ? terminal_probabilities(*o, kWhite).inverted() : value(child, depth - 1, level + 1).inverted();
+      if (v.equity() > best_eq) {
+        best_eq = v.equity();
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  // Static (0-ply) values of every play of `list`, for the mover; finished games exactly.
+  void static_values(const Position& pos, const MoveList& list, int level, std::vector<Probabilities>& out) {
+    std::vector<Position>& batch = batch_at(level);
+    std::vector<int>& where = where_at(level);
+    batch.clear();
+    where.clear();
+    for (int i = 0; i < list.size(); ++i) {
+      Position child = list[i].result;
+      child.flip();
+      if (const auto o = outcome_after_play(pos, child, *rules_, kWhite)) {
+        out[static_cast<std::size_t>(i)] = terminal_probabilities(*o, kWhite).inverted();
+      } else {
+        batch.push_back(child);
+        where.push_back(i);
+      }
+    }
+    if (batch.empty()) return;
+    std::vector<Probabilities>& res = res_at(level);
+    res.resize(batch.size());
+    ev_->evaluate(batch.data(), static_cast<int>(batch.size()), *rules_, res.data());
+    budget_->spend(static_cast<std::int64_t>(batch.size()));
+    for (std::size_t k = 0; k < batch.size(); ++k) out[static_cast<std::size_t>(where[k])] = res[k].inverted();
+  }
+
+  Probabilities static_value(const Position& pos) {
+    const Probabilities p = ev_->evaluate(pos, *rules_);
+    budget_->spend(1);
+    return p;
+  }
+
+  // The filter for plays `level` plies below the root (level >= 1 inside the tree).
+  const MoveFilter* filter(int level) const {
+    if (filters_->empty()) return &kInnerFilter;
+    return &(*filters_)[std::min<std::size_t>(static_cast<std::size_t>(level), filters_->size() - 1)];
+  }
+
+  // Indices of the plays to search deeper: the best, `accept` more, then up to `extra` more within
+  // `threshold` of the best (by static equity); all of them without a filter.
+  static void select(const std::vector<Probabilities>& vals, const MoveFilter* f, std::vector<int>& keep) {
+    keep.clear();
+    const int n = static_cast<int>(vals.size());
+    std::vector<int> order(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+    if (!f) {
+      keep = order;
+      return;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return vals[static_cast<std::size_t>(a)].equity() > vals[static_cast<std::size_t>(b)].equity();
+    });
+    const float best = vals[static_cast<std::size_t>(order[0])].equity();
+    int extra = 0;
+    for (int k = 0; k < n; ++k) {
+      const int i = order[static_cast<std::size_t>(k)];
+      if (k <= f->accept) {
+        keep.push_back(i);
+      } else if (extra < f->extra && best - vals[static_cast<std::size_t>(i)].equity() <= f->threshold) {
+        keep.push_back(i);
+        ++extra;
+      }
+    }
+  }
+
+  static bool by_equity(const Probabilities& a, const Probabilities& b) { return a.equity() < b.equity(); }
+
+ private:
+  struct Entry {
+    std::uint64_t key = 0;
+    int depth = -1;
+    std::uint32_t generation = 0;
+    Probabilities value;
+  };
+  static constexpr int kCacheBits = 15;
+
+  template <class T>
+  static T& at(std::vector<std::unique_ptr<T>>& v, int level) {
+    while (static_cast<int>(v.size()) <= level) v.push_back(std::make_unique<T>());
+    return *v[static_cast<std::size_t>(level)];
+  }
+  MoveList& list_at(int level) { return at(lists_, level); }
+  std::vector<Probabilities>& vals_at(int level) { return at(vals_, level); }
+  std::vector<Probabilities>& res_at(int level) { return at(res_, level); }
+  std::vector<Position>& batch_at(int level) { return at(batches_, level); }
+  std::vector<int>& where_at(int level) { return at(where_, level); }
+  std::vector<int>& keep_at(int level) { return at(keep_, level); }
+
+  const Rules* rules_ = nullptr;
+  const Evaluator* ev_ = nullptr;
+  const std::vector<MoveFilter>* filters_ = nullptr;
+  Budget* budget_ = nullptr;
+  std::uint32_t generation_ = 0;
+  MoveGenerator gen_;
+  std::vector<Entry> cache_;
+  std::vector<std::unique_ptr<MoveList>> lists_;
+  std::vector<std::unique_ptr<std::vector<Probabilities>>> vals_, res_;
+  std::vector<std::unique_ptr<std::vector<Position>>> batches_;
+  std::vector<std::unique_ptr<std::vector<int>>> where_, keep_;
+};
+
+// Runs fn(worker, searcher) on `threads` workers (each with its own searcher); rethrows the first
+// error, and reports whether the budget ran out.
+// The searchers of one search: the calling thread's own (kept between calls: no allocation) when
+// it runs alone, fresh ones for worker threads.
+struct Searchers {
+  std::vector<std::unique_ptr<Searcher>> owned;
+  std::vector<Searcher*> use;
+
+  void prepare(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
+               Budget& budget) {
+    if (!use.empty()) return;
+    if (threads == 1) {
+      thread_local Searcher mine;
+      use.push_back(&mine);
+    } else {
+      for (int w = 0; w < threads; ++w) {
+        owned.push_back(std::make_unique<Searcher>());
+        use.push_back(owned.back().get());
+      }
+    }
+    for (Searcher* s : use) s->begin(rules, ev, filters, budget);
+  }
+};
+
+template <class Fn>
+bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
+                 Budget& budget, Searchers& searchers, Fn fn) {
+  searchers.prepare(threads, rules, ev, filters, budget);
+  std::atomic<bool> aborted{false};
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  auto body = [&](int w) {
+    try {
+      fn(w, *searchers.use[static_cast<std::size_t>(w)]);
+    } catch (const Aborted&) {
+      aborted = true;
+      budget.stop = true;
+    } catch (...) {
+      errors[static_cast<std::size_t>(w)] = std::current_exception();
+      budget.stop = true;
+    }
+  };
+  if (threads == 1) {
+    body(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int w = 0; w < threads; ++w) pool.emplace_back(body, w);
+    for (auto& t : pool) t.join();
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return !aborted;
+}
+
+void check_options(const SearchOptions& opt) {
+  if (opt.plies < 0 || opt.plies > 32) throw std::invalid_argument("plies must be 0..32");
+  if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+  if (opt.time_limit < 0) throw std::invalid_argument("time_limit must be >= 0");
+  if (opt.node_limit < 0) throw std::invalid_argument("node_limit must be >= 0");
+  for (const MoveFilter& f : opt.filters)
+    if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0)) throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");
+}
+
+void start_budget(Budget& b, const SearchOptions& opt) {
+  b.node_limit = opt.node_limit;
+  b.timed = opt.time_limit > 0;
+  if (b.timed)
+    b.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.time_limit));
+}
+
+}  // namespace
+
+Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evaluator& ev, const SearchOptions& opt) {
+  check_options(opt);
+  if (game_outcome(pos, rules, kWhite)) throw IllegalMove("the game is over: there are no legal plays");
+  Budget budget;
+  start_budget(budget, opt);
+  thread_local MoveList list;
+  thread_generator().generate(pos, rules, dice, list);
+  const int n = list.size();
+
+  Analysis out;
+  std::vector<Probabilities> vals(static_cast<std::size_t>(n));
+  std::vector<int> depth_of(static_cast<std::size_t>(n), 0);
+  Searchers searchers;
+  // 0 plies: every play, statically (never interrupted: the answer needs at least this).
+  {
+    thread_local Searcher first;
+    first.begin(rules, ev, opt.filters, budget);
+    first.static_values(pos, list, 0, vals);
+    start_budget(budget, opt);
+  }
+  std::vector<int> keep;
+  const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
+  Searcher::select(vals, root, keep);
+  if (n == 1) keep = {0};  // one legal play: nothing to choose, but still value it at full depth
+  const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(keep.size())));
+  for (int d = 1; d <= opt.plies; ++d) {
+    std::vector<Probabilities> next(keep.size());
+    const bool done = run_workers(threads, rules, ev, opt.filters, budget, searchers, [&](int w, Searcher& s) {
+      for (std::size_t k = static_cast<std::size_t>(w); k < keep.size(); k += static_cast<std::size_t>(threads)) {
+        Position child = list[keep[k]].result;
+        child.flip();
+        const auto o = outcome_after_play(pos, child, rules, kWhite);
+        next[k] = o ? terminal_probabilities(*o, kWhite).inverted() : s.value(child, d, 1).inverted();
+      }
+    });
+    if (!done) {
+      out.interrupted = true;
+      break;
+    }
+    for (std::size_t k = 0; k < keep.size(); ++k) {
+      vals[static_cast<std::size_t>(keep[k])] = next[k];
+      depth_of[static_cast<std::size_t>(keep[k])] = d;
+    }
+    out.plies = d;
+  }
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
+    if (depth_of[ia] != depth_of[ib]) return depth_of[ia] > depth_of[ib];
+    return vals[ia].equity() > vals[ib].equity();
+  });
+  for (int i : order)
+    out.plays.push_back(PlayValue{list[i], vals[static_cast<std::size_t>(i)], depth_of[static_cast<std::size_t>(i)]});
+  out.nodes = budget.nodes.load();
+  return out;
+}
+
+Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev, const SearchOptions& opt) {
+  check_options(opt);
+  Evaluation out;
+  if (const auto o = game_outcome(pos, rules, kWhite)) {
+    out.probabilities = terminal_probabilities(*o, kWhite);
+    out.plies = opt.plies;
+    return out;
+  }
+  Budget budget;
+  out.probabilities = ev.evaluate(pos, rules);
+  budget.nodes = 1;
+  start_budget(budget, opt);
+  const auto& rolls = all_rolls();
+  const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(rolls.size())));
+  Searchers searchers;
+  for (int d = 1; d <= opt.plies; ++d) {
+    std::vector<Probabilities> per_roll(rolls.size());
+    const bool done = run_workers(threads, rules, ev, opt.filters, budget, searchers, [&](int w, Searcher& s) {
+      MoveList list;
+      MoveGenerator gen;
+      for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads)) {
+        gen.generate(pos, rules, rolls[k].dice, list);
+        per_roll[k] = s.best_play(pos, list, d, 1);
+      }
+    });
+    if (!done) {
+      out.interrupted = true;
+      break;
+    }
+    Probabilities acc;
+    for (std::size_t k = 0; k < rolls.size(); ++k) acc.add(per_roll[k], rolls[k].weight / 36.0f);
+    out.probabilities = acc;
+    out.plies = d;
+  }
+  out.nodes = budget.nodes.load();
+  return out;
+}
+
+}  // namespace tavli
