@@ -8,6 +8,7 @@
 #include "tavli/interchange.h"
 #include "tavli/match.h"
 #include "tavli/search.h"
+#include "tavli/sim.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
 #include "tavli/rng.h"
@@ -488,6 +489,49 @@ PYBIND11_MODULE(_core, m) {
       py::gil_scoped_release release;
       batch_evaluate(rules, positions.data(), n, plies, threads, o);
     }
+    return out;
+  });
+
+  m.def("_simulate", [](const std::string& variant, const OptionList& options,
+                        const std::vector<std::tuple<std::string, int, std::vector<std::tuple<int, int, double>>>>& players,
+                        std::int64_t games, std::uint64_t seed, int threads, int max_plies) {
+    const Rules rules = make_rules(variant_from_name(variant), options);
+    if (players.size() != 2) throw std::invalid_argument("players: exactly two");
+    PlayerSpec specs[2];
+    for (int i = 0; i < 2; ++i) {
+      const auto& [kind, plies, filters] = players[static_cast<std::size_t>(i)];
+      if (kind == "random") specs[i].kind = PlayerSpec::Kind::Random;
+      else if (kind == "greedy") specs[i].kind = PlayerSpec::Kind::Greedy;
+      else if (kind == "search") specs[i].kind = PlayerSpec::Kind::Search;
+      else throw std::invalid_argument("player kind must be random, greedy or search, got '" + kind + "'");
+      specs[i].plies = plies;
+      for (const auto& [a, e, th] : filters) specs[i].filters.push_back(MoveFilter{a, e, static_cast<float>(th)});
+    }
+    if (games < 0 || games > 100000000) throw std::invalid_argument("games must be 0..100000000");
+    if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+    if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+    std::vector<GameSummary> res;
+    {
+      py::gil_scoped_release release;
+      res = simulate(rules, specs, games, seed, threads, max_plies);
+    }
+    const auto n = static_cast<py::ssize_t>(res.size());
+    py::array_t<std::int8_t> winner(n), points(n), kind(n), starter(n);
+    py::array_t<std::int32_t> plies(n);
+    for (py::ssize_t i = 0; i < n; ++i) {
+      const GameSummary& g = res[static_cast<std::size_t>(i)];
+      winner.mutable_data()[i] = g.winner;
+      points.mutable_data()[i] = g.points;
+      kind.mutable_data()[i] = g.kind;
+      starter.mutable_data()[i] = g.starter;
+      plies.mutable_data()[i] = g.plies;
+    }
+    py::dict out;
+    out["winner"] = winner;
+    out["points"] = points;
+    out["kind"] = kind;
+    out["starter"] = starter;
+    out["plies"] = plies;
     return out;
   });
 

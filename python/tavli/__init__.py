@@ -15,6 +15,7 @@ from .batch import batch_legal_plays, random_positions
 from .match import Match
 from .analysis import Analysis, AnalyzedPlay, Evaluation, Probabilities
 from .batch import evaluate_batch
+from .sim import simulate
 
 __version__ = "0.1.0"
 
@@ -33,6 +34,7 @@ __all__ = [
     "Evaluation",
     "Probabilities",
     "evaluate_batch",
+    "simulate",
     "BLACK",
     "Board",
     "IllegalMove",

@@ -1,7 +1,8 @@
-"""Command line: `tavli plays` lists the legal plays of a position, `tavli perft` counts them.
+"""Command line: `tavli analyze` ranks the plays of a roll, `tavli plays` lists the legal plays,
+`tavli perft` counts them.
 
-With no arguments, `tavli` lists the legal plays of a built-in Fevga middle-game position for all
-21 rolls (the position is reached by seeded random self-play, so it is the same everywhere).
+With no arguments, `tavli` analyses a built-in Fevga middle-game position (reached by seeded
+random self-play, so it is the same everywhere) for the roll 6-5 at 2 plies.
 """
 
 from __future__ import annotations
@@ -70,6 +71,39 @@ def cmd_plays(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.position:
+        if args.id:
+            raise ValueError("give the position once: as the argument or with --id")
+        args.id = args.position
+    board = _board(args)
+    print(board)
+    print()
+    if board.is_game_over():
+        print(f"the game is over: {board.outcome()}")
+        return 0
+    ev = board.evaluate(plies=min(args.plies, 2))
+    p = ev.probabilities
+    print(f"before the roll ({ev.plies}-ply): equity {ev.equity:+.3f}  win {p.win:.3f}  "
+          f"win2 {p.win_double:.3f}  lose2 {p.lose_double:.3f}")
+    for dice in _rolls(args.dice or "6-5"):
+        t0 = time.perf_counter()
+        a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit)
+        dt = time.perf_counter() - t0
+        print(f"\n{dice[0]}-{dice[1]}: {len(a)} legal play{'s' if len(a) != 1 else ''}, {a.plies}-ply, "
+              f"{a.nodes:,} evaluations, {dt * 1e3:.1f} ms{' (interrupted)' if a.interrupted else ''}")
+        print(f"    {'#':>3} {'play':<28} {'equity':>8} {'win':>6} {'win2':>6} {'win3':>6} {'lose2':>6} {'lose3':>6}  ply")
+        best = a[0].equity
+        for i, ap in enumerate(a[: args.limit if not args.all else None]):
+            q = ap.probabilities
+            diff = "" if i == 0 else f" ({ap.equity - best:+.3f})"
+            print(f"    {i + 1:>3} {str(ap.play):<28} {ap.equity:>+8.3f} {q.win:6.3f} {q.win_double:6.3f} "
+                  f"{q.win_triple:6.3f} {q.lose_double:6.3f} {q.lose_triple:6.3f}  {ap.plies}{diff}")
+        if len(a) > args.limit and not args.all:
+            print(f"    ... {len(a) - args.limit} more (--all to list them)")
+    return 0
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     board = _board(args)
     print(board)
@@ -99,6 +133,17 @@ def main(argv: list[str] | None = None) -> int:
     p_plays.add_argument("--all", action="store_true", help="show every play")
     p_plays.set_defaults(func=cmd_plays)
 
+    p_an = sub.add_parser("analyze", help="rank the legal plays of a roll by expectiminimax search")
+    p_an.add_argument("position", nargs="?", help="position ID (default: a built-in middle-game position)")
+    common(p_an)
+    p_an.add_argument("--dice", help="a roll such as 6-5 (default 6-5)")
+    p_an.add_argument("--plies", type=int, default=2, help="search depth (default 2)")
+    p_an.add_argument("--threads", type=int, default=1, help="threads at the root (default 1)")
+    p_an.add_argument("--time-limit", type=float, default=None, help="seconds; the deepest finished depth is shown")
+    p_an.add_argument("--limit", type=int, default=10, help="plays shown (default 10)")
+    p_an.add_argument("--all", action="store_true", help="show every play")
+    p_an.set_defaults(func=cmd_analyze)
+
     p_perft = sub.add_parser("perft", help="distinct plays over all rolls, recursively")
     common(p_perft)
     p_perft.add_argument("--depth", type=int, default=2, help="plies (default 2)")
@@ -106,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["plays"] + (argv if argv is not None else sys.argv[1:]))
+        args = parser.parse_args(["analyze"] + (argv if argv is not None else sys.argv[1:]))
     try:
         return args.func(args)
     except (ValueError, InvalidPosition, IllegalMove) as e:
