@@ -102,6 +102,18 @@ class Board:
     def _hash(self) -> int: ...
     def _core_copy_from(self, other: Board) -> None: ...
     def _perft(self, depth: int) -> int: ...
+    def _analyze(
+        self,
+        dice: Any,
+        plies: int,
+        filters: list[tuple[int, int, float]],
+        threads: int,
+        time_limit: float,
+        node_limit: int,
+    ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
+    def _evaluate(
+        self, plies: int, filters: list[tuple[int, int, float]], threads: int, time_limit: float, node_limit: int
+    ) -> tuple[tuple[float, ...], float, int, int, bool]: ...
 
 class Match:
     def __init__(self, cycle: list[tuple[str, list[tuple[str, str]], str]], target: int, next_starter: str) -> None: ...
@@ -137,3 +149,15 @@ def _random_positions(
 def _generate_all(
     variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], dice: npt.NDArray[np.int64], repeat: int
 ) -> int: ...
+def _evaluate_batch(
+    variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], plies: int, threads: int
+) -> npt.NDArray[np.float32]: ...
+def _simulate(
+    variant: str,
+    options: list[tuple[str, str]],
+    players: list[tuple[str, int, list[tuple[int, int, float]]]],
+    games: int,
+    seed: int,
+    threads: int,
+    max_plies: int,
+) -> dict[str, npt.NDArray[Any]]: ...
