@@ -33,14 +33,24 @@ def record(name: str, benchmark, work: float, unit: str) -> None:
     benchmark.extra_info[f"{unit} per second (best round)"] = work / best
 
 
+def record_ms(name: str, benchmark, calls: int) -> None:
+    """Stores the time per call in milliseconds, for `calls` calls per benchmarked round."""
+    if benchmark.stats is None:
+        return
+    best = benchmark.stats.stats.min
+    mean = benchmark.stats.stats.mean
+    RESULTS[name] = {"rate": 1e3 * best / calls, "mean_rate": 1e3 * mean / calls, "unit": "ms", "seconds": best}
+    benchmark.extra_info["ms per call (best round)"] = 1e3 * best / calls
+
+
 def pytest_terminal_summary(terminalreporter):
     if not RESULTS:
         return
     tr = terminalreporter
     tr.section("tavli throughput (best round; ratios within this run)")
     for name, r in RESULTS.items():
-        if r["unit"] == "us":
-            tr.write_line(f"{name:<48} {r['rate']:>16.3f} us")
+        if r["unit"] in ("us", "ms"):
+            tr.write_line(f"{name:<48} {r['rate']:>16.3f} {r['unit']}")
         else:
             tr.write_line(f"{name:<48} {r['rate']:>16,.0f} {r['unit']}/s")
     cpp = RESULTS.get("C++ generator (no Python in the loop)")
@@ -58,3 +68,22 @@ def pytest_terminal_summary(terminalreporter):
     gnv = RESULTS.get("gnubg-nn moves(verbose=1) per call")
     if tv and gnv:
         tr.write_line(f"{'tavli calls/s / gnubg-nn moves(verbose=1)':<48} {tv['rate'] / gnv['rate']:>16,.2f} x")
+    # Search against OpenSpiel's Python expectiminimax on the same backgammon positions
+    # (bench/test_bench_search.py: what "depth" means on each side is explained there).
+    tv1 = RESULTS.get("tavli analyze 1-ply (OpenSpiel positions)")
+    for label, key in (
+        ("OpenSpiel depth 2 / tavli 1-ply (time)", "OpenSpiel expectiminimax depth 2"),
+        ("OpenSpiel depth 2 by turns / tavli 1-ply", "OpenSpiel expectiminimax depth 2 by turns"),
+        ("OpenSpiel depth 2, free leaf / tavli 1-ply", "OpenSpiel expectiminimax depth 2, free leaf"),
+    ):
+        os_ = RESULTS.get(key)
+        if tv1 and os_:
+            tr.write_line(f"{label:<48} {os_['rate'] / tv1['rate']:>16,.0f} x")
+    tve = RESULTS.get("tavli evaluate 1-ply (OpenSpiel positions)")
+    ose = RESULTS.get("OpenSpiel before roll depth 1 by turns")
+    if tve and ose:
+        tr.write_line(f"{'OpenSpiel before-roll d1 / tavli evaluate 1-ply':<48} {ose['rate'] / tve['rate']:>16,.0f} x")
+    tvl = RESULTS.get("tavli analyze 1-ply leaf evals (OS positions)")
+    osl = RESULTS.get("OpenSpiel depth 2 leaf evals")
+    if tvl and osl:
+        tr.write_line(f"{'tavli / OpenSpiel leaf evaluations per second':<48} {tvl['rate'] / osl['rate']:>16,.0f} x")

@@ -19,8 +19,10 @@ Probabilities terminal_probabilities(const Outcome& o, Player to_move) {
     return p;
   }
   const bool mover_wins = o.winner == static_cast<int>(to_move);
-  const bool dbl = o.kind == ResultKind::Double || o.kind == ResultKind::Triple || o.kind == ResultKind::Mother;
-  const bool tpl = o.kind == ResultKind::Triple;
+  // By points, so that equity is in the game's points: a mother win is a double, or a triple with
+  // mother_points = 3.
+  const bool dbl = o.points >= 2;
+  const bool tpl = o.points >= 3;
   if (mover_wins) {
     p.win = 1;
     p.win_double = dbl;

@@ -21,8 +21,7 @@ void SideState::refresh() {
 
 Position Position::empty() {
   Position p;
-  std::memset(&p, 0, sizeof p);
-  p.refresh();
+  std::memset(&p, 0, sizeof p);  // all zero is already consistent: no checkers, occ 0, hash 0
   return p;
 }
 

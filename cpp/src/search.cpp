@@ -24,7 +24,7 @@ struct Budget {
   void spend(std::int64_t n) {
     const std::int64_t total = nodes.fetch_add(n, std::memory_order_relaxed) + n;
     if (node_limit && total > node_limit) stop.store(true, std::memory_order_relaxed);
-    if (timed && (total & 1023) < n && Clock::now() > deadline) stop.store(true, std::memory_order_relaxed);
+    if (timed && (total & 255) < n && Clock::now() > deadline) stop.store(true, std::memory_order_relaxed);
     if (stop.load(std::memory_order_relaxed)) throw Aborted{};
   }
 };
@@ -53,7 +53,10 @@ class Searcher {
   // below the root it is (for the filters).
   Probabilities value(const Position& pos, int depth, int level) {
     if (depth == 0) return static_value(pos);
-    const std::uint64_t key = pos.hash() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(depth));
+    // Values depend on the filters below, so on the level too when the filters differ by level.
+    const std::uint64_t lvl = filters_->size() > 1 ? static_cast<std::uint64_t>(level) : 0;
+    const std::uint64_t key = pos.hash() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(depth)) ^
+                              (0xC2B2AE3D27D4EB4Full * lvl);
     if (cache_.empty()) cache_.resize(std::size_t{1} << kCacheBits);  // only searches of 2+ plies need it
     Entry& e = cache_[key & ((std::size_t{1} << kCacheBits) - 1)];
     if (e.key == key && e.depth == depth && e.generation == generation_) return e.value;
@@ -68,6 +71,13 @@ class Searcher {
     e.generation = generation_;
     e.value = acc;
     return acc;
+  }
+
+  // The best play for `dice` from `pos`, for the mover, searched `depth` - 1 plies after the play.
+  Probabilities best_for_roll(const Position& pos, Dice dice, int depth) {
+    MoveList& list = list_at(0);
+    gen_.generate(pos, *rules_, dice, list);
+    return best_play(pos, list, depth, 0);
   }
 
   // The best play of `list` (legal plays from `pos`) for the mover, each searched `depth` - 1
@@ -269,7 +279,8 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   if (game_outcome(pos, rules, kWhite)) throw IllegalMove("the game is over: there are no legal plays");
   Budget budget;
   start_budget(budget, opt);
-  thread_local MoveList list;
+  thread_local MoveList root_list;
+  MoveList& list = root_list;  // a reference: worker threads must see the caller's list
   thread_generator().generate(pos, rules, dice, list);
   const int n = list.size();
 
@@ -340,12 +351,8 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   for (int d = 1; d <= opt.plies; ++d) {
     std::vector<Probabilities> per_roll(rolls.size());
     const bool done = run_workers(threads, rules, ev, opt.filters, budget, searchers, [&](int w, Searcher& s) {
-      MoveList list;
-      MoveGenerator gen;
-      for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads)) {
-        gen.generate(pos, rules, rolls[k].dice, list);
-        per_roll[k] = s.best_play(pos, list, d, 1);
-      }
+      for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads))
+        per_roll[k] = s.best_for_roll(pos, rolls[k].dice, d);
     });
     if (!done) {
       out.interrupted = true;

@@ -4,7 +4,8 @@
 // position it leads to; at n plies, that position is worth the average over the opponent's 21
 // rolls (1/36 or 2/36 each) of his best play analysed at n - 1 plies, seen from our side. A
 // position before the roll (`evaluate`) at n plies is the average over our rolls of our best play
-// at n - 1.
+// at n - 1, where "best" is chosen among the plays that the filters let through (by default the
+// one that looks best statically, as gnubg's evaluation does).
 //
 // Move filters ({accept, extra, threshold}, as gnubg's): before plays are searched deeper, all plays
 // of the roll are evaluated statically; the best is always kept, then `accept` more, then up to
