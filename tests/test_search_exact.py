@@ -746,3 +746,27 @@ def test_mother_win_with_three_points_is_worth_three():
     best = board.analyze((6, 2), 1)[0]
     assert board.play(best.play).outcome() == (0, 3, "mother")
     assert best.equity == pytest.approx(3.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The race part of the static evaluator: with every checker home, the one-sided bear-off table
+# (cpp/include/tavli/bearoff.h) values the race; it must match the exact solver.
+# ---------------------------------------------------------------------------------------------
+
+ALL_HOME_RACES = [
+    ("backgammon", {18: 1, 20: 1}, {19: 1, 21: 1}),
+    ("backgammon", {18: 2, 22: 1}, {20: 2}),
+    ("backgammon", {18: 3}, {23: 2, 21: 1}),
+    ("portes", {19: 1, 23: 1}, {18: 1}),
+    ("fevga", {18: 1, 19: 1, 20: 1}, {18: 2}),
+    ("narde", {21: 2, 18: 1}, {19: 1, 22: 1}),
+]
+
+
+@pytest.mark.parametrize("variant,m,o", ALL_HOME_RACES, ids=[f"{v}-{i}" for i, (v, _, _) in enumerate(ALL_HOME_RACES)])
+def test_static_race_evaluation_is_exact_when_all_home(variant, m, o):
+    board = make_board(variant, m, o)
+    p, _amb, _longest = ExactSolver(variant).value(oracle_pos(board))
+    got = board.evaluate(0).probabilities
+    assert abs(got.win - p[0]) <= 2e-3, (got, p)
+    assert abs(got.equity - equity(p)) <= 5e-3, (got, p)
