@@ -9,6 +9,7 @@
 #include "tavli/match.h"
 #include "tavli/search.h"
 #include "tavli/sim.h"
+#include "tavli/encode.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
 #include "tavli/rng.h"
@@ -32,6 +33,22 @@ SearchOptions search_options(int plies, const std::vector<std::tuple<int, int, d
   o.time_limit = time_limit;
   o.node_limit = node_limit;
   return o;
+}
+
+using PlayerArg = std::tuple<std::string, int, std::vector<std::tuple<int, int, double>>>;
+
+void player_specs(const std::vector<PlayerArg>& players, PlayerSpec specs[2]) {
+  if (players.size() != 2) throw std::invalid_argument("players: exactly two");
+  for (int i = 0; i < 2; ++i) {
+    const auto& [kind, plies, filters] = players[static_cast<std::size_t>(i)];
+    if (kind == "random") specs[i].kind = PlayerSpec::Kind::Random;
+    else if (kind == "greedy") specs[i].kind = PlayerSpec::Kind::Greedy;
+    else if (kind == "search") specs[i].kind = PlayerSpec::Kind::Search;
+    else throw std::invalid_argument("player kind must be random, greedy or search, got '" + kind + "'");
+    if (plies < 0 || plies > 8) throw std::invalid_argument("player plies must be 0..8");
+    specs[i].plies = plies;
+    for (const auto& [a, e, th] : filters) specs[i].filters.push_back(MoveFilter{a, e, static_cast<float>(th)});
+  }
 }
 
 // One reusable list per thread: a MoveList is large (kMaxPlays slots), so it is not built per call.
@@ -492,28 +509,33 @@ PYBIND11_MODULE(_core, m) {
     return out;
   });
 
-  m.def("_simulate", [](const std::string& variant, const OptionList& options,
-                        const std::vector<std::tuple<std::string, int, std::vector<std::tuple<int, int, double>>>>& players,
-                        std::int64_t games, std::uint64_t seed, int threads, int max_plies) {
+  m.def("_simulate", [](const std::string& variant, const OptionList& options, const std::vector<PlayerArg>& players,
+                        std::int64_t first, std::int64_t games, std::uint64_t seed, int threads, int max_plies,
+                        py::object start_row, bool keep_trajectories) {
     const Rules rules = make_rules(variant_from_name(variant), options);
-    if (players.size() != 2) throw std::invalid_argument("players: exactly two");
     PlayerSpec specs[2];
-    for (int i = 0; i < 2; ++i) {
-      const auto& [kind, plies, filters] = players[static_cast<std::size_t>(i)];
-      if (kind == "random") specs[i].kind = PlayerSpec::Kind::Random;
-      else if (kind == "greedy") specs[i].kind = PlayerSpec::Kind::Greedy;
-      else if (kind == "search") specs[i].kind = PlayerSpec::Kind::Search;
-      else throw std::invalid_argument("player kind must be random, greedy or search, got '" + kind + "'");
-      specs[i].plies = plies;
-      for (const auto& [a, e, th] : filters) specs[i].filters.push_back(MoveFilter{a, e, static_cast<float>(th)});
-    }
-    if (games < 0 || games > 100000000) throw std::invalid_argument("games must be 0..100000000");
+    player_specs(players, specs);
+    if (games < 0 || games > 100000000 || first < 0) throw std::invalid_argument("games must be 0..100000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+    SimOptions opt;
+    opt.max_plies = max_plies;
+    opt.keep_trajectories = keep_trajectories;
+    Position start;
+    if (!start_row.is_none()) {
+      const auto row = start_row.cast<RowsIn>();
+      if (row.ndim() != 1 || row.shape(0) != kRowBytes)
+        throw std::invalid_argument("start must be one position row of " + std::to_string(kRowBytes) + " bytes");
+      start = Position::from_row(row.data(), &opt.start_turn);
+      validate_position(start, rules);
+      if (game_outcome(start, rules, opt.start_turn)) throw InvalidPosition("start: the game is already over");
+      opt.start = &start;
+    }
     std::vector<GameSummary> res;
+    std::vector<Trajectory> traj;
     {
       py::gil_scoped_release release;
-      res = simulate(rules, specs, games, seed, threads, max_plies);
+      res = simulate(rules, specs, first, games, seed, threads, opt, keep_trajectories ? &traj : nullptr);
     }
     const auto n = static_cast<py::ssize_t>(res.size());
     py::array_t<std::int8_t> winner(n), points(n), kind(n), starter(n);
@@ -532,8 +554,123 @@ PYBIND11_MODULE(_core, m) {
     out["kind"] = kind;
     out["starter"] = starter;
     out["plies"] = plies;
+    if (keep_trajectories) {
+      py::ssize_t m = 0;
+      for (const Trajectory& t : traj) m += static_cast<py::ssize_t>(t.dice.size() / 2);
+      py::array_t<std::uint8_t> pos({m, static_cast<py::ssize_t>(kRowBytes)});
+      py::array_t<std::int8_t> dice({m, static_cast<py::ssize_t>(2)});
+      py::array_t<std::int8_t> steps({m, static_cast<py::ssize_t>(kMaxSteps), static_cast<py::ssize_t>(2)});
+      py::array_t<std::int64_t> game(m);
+      py::ssize_t k = 0;
+      for (std::size_t gi = 0; gi < traj.size(); ++gi) {
+        const Trajectory& t = traj[gi];
+        const auto len = static_cast<py::ssize_t>(t.dice.size() / 2);
+        if (len == 0) continue;
+        std::memcpy(pos.mutable_data() + k * kRowBytes, t.positions.data(), t.positions.size());
+        std::memcpy(dice.mutable_data() + k * 2, t.dice.data(), t.dice.size());
+        std::memcpy(steps.mutable_data() + k * 2 * kMaxSteps, t.steps.data(), t.steps.size());
+        for (py::ssize_t j = 0; j < len; ++j) game.mutable_data()[k + j] = first + static_cast<std::int64_t>(gi);
+        k += len;
+      }
+      out["positions"] = pos;
+      out["dice"] = dice;
+      out["steps"] = steps;
+      out["game"] = game;
+    }
     return out;
   });
+
+  m.def("_simulate_matches", [](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
+                                const std::string& next_starter, const std::vector<PlayerArg>& players,
+                                std::int64_t first, std::int64_t matches, std::uint64_t seed, int threads,
+                                int max_plies) {
+    std::vector<MatchGame> games;
+    for (const auto& [variant, options, opening] : cycle) {
+      if (opening != "reroll" && opening != "use_opening_dice")
+        throw std::invalid_argument("opening must be 'reroll' or 'use_opening_dice'");
+      games.push_back(MatchGame{make_rules(variant_from_name(variant), options),
+                                opening == "reroll" ? Opening::Reroll : Opening::UseOpeningDice});
+    }
+    int ns;
+    if (next_starter == "previous_winner") ns = static_cast<int>(NextStarter::PreviousWinner);
+    else if (next_starter == "roll_off") ns = static_cast<int>(NextStarter::RollOff);
+    else if (next_starter == "alternate") ns = static_cast<int>(NextStarter::Alternate);
+    else throw std::invalid_argument("next_starter must be previous_winner, roll_off or alternate");
+    if (target < 1 || target > 999) throw std::invalid_argument("target must be 1..999");
+    PlayerSpec specs[2];
+    player_specs(players, specs);
+    if (matches < 0 || matches > 10000000 || first < 0) throw std::invalid_argument("matches must be 0..10000000");
+    if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+    std::vector<MatchSummary> res;
+    {
+      py::gil_scoped_release release;
+      res = simulate_matches(games, target, ns, specs, first, matches, seed, threads, max_plies);
+    }
+    const auto n = static_cast<py::ssize_t>(res.size());
+    py::array_t<std::int8_t> winner(n);
+    py::array_t<std::int16_t> score({n, static_cast<py::ssize_t>(2)}), count(n);
+    for (py::ssize_t i = 0; i < n; ++i) {
+      const MatchSummary& r = res[static_cast<std::size_t>(i)];
+      winner.mutable_data()[i] = r.winner;
+      score.mutable_data()[2 * i] = r.score[0];
+      score.mutable_data()[2 * i + 1] = r.score[1];
+      count.mutable_data()[i] = r.games;
+    }
+    py::dict out;
+    out["winner"] = winner;
+    out["score"] = score;
+    out["games"] = count;
+    return out;
+  });
+
+  m.def("_encode", [](const std::string& variant, const OptionList& options, const RowsIn& rows, py::object dice_obj,
+                      const std::string& encoding, py::object out_obj) {
+    const Rules rules = make_rules(variant_from_name(variant), options);
+    const Encoding e = encoding.empty() ? default_encoding(rules) : encoding_from_name(encoding);
+    if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
+      throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
+    const std::int64_t n = rows.shape(0);
+    std::vector<Dice> dice;
+    if (!dice_obj.is_none()) {
+      const auto d = dice_obj.cast<DiceIn>();
+      if (d.ndim() != 2 || d.shape(0) != n || d.shape(1) != 2)
+        throw std::invalid_argument("dice must be an integer array of shape (N, 2) with N = len(positions)");
+      for (std::int64_t i = 0; i < n; ++i) {
+        const auto a = d.at(i, 0), b = d.at(i, 1);
+        if (a < 1 || a > 6 || b < 1 || b > 6) throw std::invalid_argument("dice of row " + std::to_string(i) + " must be 1..6");
+        dice.push_back(Dice{static_cast<int>(a), static_cast<int>(b)});
+      }
+    }
+    const int width = encoding_size(e, !dice.empty());
+    py::array_t<float> out;
+    if (out_obj.is_none()) {
+      out = py::array_t<float>({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(width)});
+    } else {
+      out = out_obj.cast<py::array_t<float>>();
+      if (!(out.flags() & py::array::c_style) || out.ndim() != 2 || out.shape(0) != n || out.shape(1) != width)
+        throw std::invalid_argument("out must be a C-contiguous float32 array of shape (" + std::to_string(n) + ", " +
+                                    std::to_string(width) + ")");
+      if (!out.writeable()) throw std::invalid_argument("out must be writeable");
+    }
+    std::vector<Position> positions(static_cast<std::size_t>(n));
+    std::vector<Player> movers(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      try {
+        positions[static_cast<std::size_t>(i)] = Position::from_row(rows.data() + kRowBytes * i, &movers[static_cast<std::size_t>(i)]);
+        validate_position(positions[static_cast<std::size_t>(i)], rules);
+      } catch (const std::invalid_argument& err) {
+        throw InvalidPosition("row " + std::to_string(i) + ": " + err.what());
+      }
+    }
+    float* o = out.mutable_data();
+    {
+      py::gil_scoped_release release;
+      for (std::int64_t i = 0; i < n; ++i)
+        encode(positions[static_cast<std::size_t>(i)], movers[static_cast<std::size_t>(i)], rules, e,
+               dice.empty() ? nullptr : &dice[static_cast<std::size_t>(i)], o + width * i);
+    }
+    return out;
+  }, py::arg("variant"), py::arg("options"), py::arg("rows"), py::arg("dice"), py::arg("encoding"), py::arg("out"));
 
   m.def("_random_positions", [](const std::string& variant, const OptionList& options, std::int64_t n,
                                 std::uint64_t seed) {

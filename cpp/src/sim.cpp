@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "tavli/match.h"
 #include "tavli/rng.h"
 
 namespace tavli {
@@ -52,25 +53,35 @@ int choose(const PlayerSpec& p, const Position& pos, const Rules& rules, Dice di
 
 }  // namespace
 
-GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, int max_plies) {
+GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
+                      Trajectory* trajectory) {
   Rng rng(seed);
   GameSummary out;
-  // The opening throw: one die each, ties again.
-  int white_die, black_die;
-  do {
-    white_die = rng.die();
-    black_die = rng.die();
-  } while (white_die == black_die);
-  Player mover = white_die > black_die ? kWhite : kBlack;
+  Position pos;
+  Player mover;
+  int white_die = 0, black_die = 0;
+  bool opening_dice = false;
+  if (opt.start) {
+    pos = *opt.start;
+    mover = opt.start_turn;
+  } else {
+    // The opening throw: one die each, ties again. Backgammon opens with those two dice; the other
+    // games roll again (RULES.md §9).
+    do {
+      white_die = rng.die();
+      black_die = rng.die();
+    } while (white_die == black_die);
+    mover = white_die > black_die ? kWhite : kBlack;
+    opening_dice = rules.variant == Variant::Backgammon;
+    pos = start_position(rules);
+  }
   out.starter = static_cast<std::int8_t>(mover);
-  // Backgammon opens with those two dice; the other games roll again (RULES.md §9).
-  bool opening_dice = rules.variant == Variant::Backgammon;
-  Position pos = start_position(rules);
   MoveList list;
   MoveGenerator gen;
   std::vector<Position> batch;
   std::vector<Probabilities> vals;
-  for (int ply = 0; ply < max_plies; ++ply) {
+  std::uint8_t row[kRowBytes];
+  for (int ply = 0; ply < opt.max_plies; ++ply) {
     Dice dice;
     if (opening_dice) {
       dice = Dice{std::max(white_die, black_die), std::min(white_die, black_die)};
@@ -81,6 +92,17 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
     }
     gen.generate(pos, rules, dice, list);
     const int i = choose(players[mover], pos, rules, dice, list, rng, batch, vals);
+    if (trajectory) {
+      pos.to_row(row, mover);
+      trajectory->positions.insert(trajectory->positions.end(), row, row + kRowBytes);
+      trajectory->dice.push_back(static_cast<std::int8_t>(dice.d1));
+      trajectory->dice.push_back(static_cast<std::int8_t>(dice.d2));
+      for (int k = 0; k < kMaxSteps; ++k) {
+        const bool used = k < list[i].nsteps;
+        trajectory->steps.push_back(used ? list[i].steps[k].from : static_cast<std::int8_t>(-2));
+        trajectory->steps.push_back(used ? list[i].steps[k].to : static_cast<std::int8_t>(-2));
+      }
+    }
     const Position before = pos;
     pos = list[i].result;
     pos.flip();
@@ -96,30 +118,86 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   return out;  // unfinished
 }
 
-std::vector<GameSummary> simulate(const Rules& rules, const PlayerSpec players[2], std::int64_t n, std::uint64_t seed,
-                                  int threads, int max_plies) {
-  std::vector<GameSummary> out(static_cast<std::size_t>(n));
+namespace {
+
+// Runs work(i) for i in [0, n) on up to `threads` threads (interleaved), rethrowing the first error.
+template <class Fn>
+void for_each_index(std::int64_t n, int threads, Fn work) {
   const int t = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
-  auto work = [&](int w) {
-    for (std::int64_t i = w; i < n; i += t) out[static_cast<std::size_t>(i)] = play_game(rules, players, Rng::derive(seed, static_cast<std::uint64_t>(i)), max_plies);
-  };
   if (t == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
-    for (int w = 0; w < t; ++w)
-      pool.emplace_back([&, w] {
-        try {
-          work(w);
-        } catch (...) {
-          errors[static_cast<std::size_t>(w)] = std::current_exception();
-        }
-      });
-    for (auto& th : pool) th.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    for (std::int64_t i = 0; i < n; ++i) work(i);
+    return;
   }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
+  for (int w = 0; w < t; ++w)
+    pool.emplace_back([&, w] {
+      try {
+        for (std::int64_t i = w; i < n; i += t) work(i);
+      } catch (...) {
+        errors[static_cast<std::size_t>(w)] = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace
+
+std::vector<GameSummary> simulate(const Rules& rules, const PlayerSpec players[2], std::int64_t first, std::int64_t n,
+                                  std::uint64_t seed, int threads, const SimOptions& opt,
+                                  std::vector<Trajectory>* trajectories) {
+  std::vector<GameSummary> out(static_cast<std::size_t>(n));
+  if (trajectories) trajectories->assign(static_cast<std::size_t>(n), Trajectory{});
+  for_each_index(n, threads, [&](std::int64_t i) {
+    out[static_cast<std::size_t>(i)] =
+        play_game(rules, players, Rng::derive(seed, static_cast<std::uint64_t>(first + i)), opt,
+                  trajectories ? &(*trajectories)[static_cast<std::size_t>(i)] : nullptr);
+  });
+  return out;
+}
+
+std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, int target, int next_starter,
+                                           const PlayerSpec players[2], std::int64_t first, std::int64_t n,
+                                           std::uint64_t seed, int threads, int max_plies_per_game) {
+  std::vector<MatchSummary> out(static_cast<std::size_t>(n));
+  for_each_index(n, threads, [&](std::int64_t i) {
+    Rng rng(Rng::derive(seed, static_cast<std::uint64_t>(first + i)));
+    Match m(cycle, target, static_cast<NextStarter>(next_starter));
+    MoveList list;
+    MoveGenerator gen;
+    std::vector<Position> batch;
+    std::vector<Probabilities> vals;
+    int plies_this_game = 0, games_seen = 0;
+    while (m.phase() != Match::Phase::Over) {
+      if (m.phase() == Match::Phase::Opening) {
+        m.roll_opening(rng.die(), rng.die());
+        continue;
+      }
+      if (static_cast<int>(m.results().size()) != games_seen) {
+        games_seen = static_cast<int>(m.results().size());
+        plies_this_game = 0;
+      }
+      if (++plies_this_game > max_plies_per_game) break;  // a game that cannot end: unfinished
+      Dice dice;
+      if (const auto f = m.forced_dice()) {
+        dice = *f;
+      } else {
+        const auto [a, b] = rng.roll();
+        dice = Dice{a, b};
+      }
+      const Game& g = m.game();
+      gen.generate(g.position(), g.rules(), dice, list);
+      const int k = choose(players[g.turn()], g.position(), g.rules(), dice, list, rng, batch, vals);
+      m.play(list[k], dice);
+    }
+    MatchSummary& r = out[static_cast<std::size_t>(i)];
+    r.score[0] = static_cast<std::int16_t>(m.score(kWhite));
+    r.score[1] = static_cast<std::int16_t>(m.score(kBlack));
+    r.games = static_cast<std::int16_t>(m.results().size());
+    if (const auto w = m.winner()) r.winner = static_cast<std::int8_t>(*w);
+  });
   return out;
 }
 

@@ -14,8 +14,8 @@ from .board import Board, Outcome
 from .batch import batch_legal_plays, random_positions
 from .match import Match
 from .analysis import Analysis, AnalyzedPlay, Evaluation, Probabilities
-from .batch import evaluate_batch
-from .sim import simulate
+from .batch import encode, evaluate_batch
+from .sim import simulate, simulate_matches
 
 __version__ = "0.1.0"
 
@@ -33,8 +33,10 @@ __all__ = [
     "AnalyzedPlay",
     "Evaluation",
     "Probabilities",
+    "encode",
     "evaluate_batch",
     "simulate",
+    "simulate_matches",
     "BLACK",
     "Board",
     "IllegalMove",

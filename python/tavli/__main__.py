@@ -11,6 +11,8 @@ import argparse
 import sys
 import time
 
+import numpy as np
+
 from . import Board, random_positions
 from ._core import IllegalMove, InvalidPosition
 
@@ -104,6 +106,49 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_bar(done: int, total: int, t0: float) -> None:
+    width = 30
+    frac = done / total if total else 1.0
+    rate = done / max(time.perf_counter() - t0, 1e-9)
+    bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
+    print(f"\r[{bar}] {done:,}/{total:,} games  {rate:,.0f}/s", end="", file=sys.stderr, flush=True)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .sim import KINDS, simulate
+
+    players = [p.strip() for p in args.players.split(",")]
+    if len(players) != 2:
+        raise ValueError("--players: two players separated by a comma, e.g. random,greedy")
+    t0 = time.perf_counter()
+    try:
+        r = simulate(args.variant, args.games, players, seed=args.seed, threads=args.threads,
+                     progress=None if args.quiet else (lambda d, t: _progress_bar(d, t, t0)),
+                     chunk=max(1, min(4096, args.games // 50 or 1)), **_options(args.option))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    dt = time.perf_counter() - t0
+    if not args.quiet:
+        print(file=sys.stderr)
+    n = len(r["winner"])
+    print(f"{args.variant}: {n:,} games, {players[0]} (white) v {players[1]} (black), seed {args.seed}, "
+          f"{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s, {n / max(dt, 1e-9):,.0f} games/s")
+    decided = r["winner"] >= 0
+    print(f"\n{'player':<22} {'wins':>8} {'win rate':>9} {'95% CI':>17} {'points/game':>12}")
+    for side, name in enumerate(players):
+        wins = int((r["winner"] == side).sum())
+        p = wins / max(int(decided.sum()), 1)
+        hw = 1.96 * (p * (1 - p) / max(int(decided.sum()), 1)) ** 0.5
+        signed = np.where(r["winner"] == side, r["points"], np.where(r["winner"] == 1 - side, -r["points"], 0))
+        print(f"{name + (' (white)' if side == 0 else ' (black)'):<22} {wins:>8,} {p:>9.3f} "
+              f"[{p - hw:.3f}, {p + hw:.3f}] {signed.mean():>12.3f}")
+    print(f"\nmean length {r['plies'].mean():.1f} plies; starter won {np.mean(r['winner'][decided] == r['starter'][decided]):.3f}")
+    kinds = ", ".join(f"{KINDS[k]} {np.mean(r['kind'] == k):.3f}" for k in sorted(set(r["kind"].tolist())))
+    print(f"results: {kinds}")
+    return 0
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     board = _board(args)
     print(board)
@@ -143,6 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     p_an.add_argument("--limit", type=int, default=10, help="plays shown (default 10)")
     p_an.add_argument("--all", action="store_true", help="show every play")
     p_an.set_defaults(func=cmd_analyze)
+
+    p_sim = sub.add_parser("simulate", help="self-play many games in C++ threads and summarise the results")
+    p_sim.add_argument("--variant", default="fevga", help="game (default fevga)")
+    p_sim.add_argument("--games", type=int, default=10000)
+    p_sim.add_argument("--players", default="greedy,random", help="white,black: random, greedy, search:N")
+    p_sim.add_argument("--threads", type=int, default=1)
+    p_sim.add_argument("--seed", type=int, default=0)
+    p_sim.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
+    p_sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    p_sim.set_defaults(func=cmd_simulate)
 
     p_perft = sub.add_parser("perft", help="distinct plays over all rolls, recursively")
     common(p_perft)

@@ -80,3 +80,29 @@ def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, th
     plies = _int_in(plies, "plies", 0, 8)
     threads = _int_in(threads, "threads", 1, 1024)
     return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads)
+
+
+def encode(
+    positions: Any,
+    variant: str = "fevga",
+    *,
+    dice: Any = None,
+    encoding: str | None = None,
+    out: Any = None,
+    **options: Any,
+):
+    """Feature encodings for learning (layouts in cpp/include/tavli/encode.h): a float32 array
+    (N, F), written into `out` when given (C-contiguous float32 of that shape). `encoding`:
+    "tesauro" (backgammon-movement games, 198), "plakoto" (198), "block" (Fevga, Moultezim, Narde,
+    152); default: the game's own. With `dice` (N, 2), 21 one-hot roll units follow."""
+    if not isinstance(variant, str):
+        raise ValueError(f"variant must be a string, got {type(variant).__name__}")
+    if encoding is not None and not isinstance(encoding, str):
+        raise ValueError("encoding must be a string")
+    rows = as_int_array(positions, "positions", "uint8")
+    d = None if dice is None else as_int_array(dice, "dice", "int64")
+    if out is not None and not isinstance(out, np.ndarray):
+        raise ValueError("out must be a numpy float32 array")
+    if out is not None and out.dtype != np.float32:
+        raise ValueError(f"out must have dtype float32, got {out.dtype}")
+    return _core._encode(variant, to_pairs(options), rows, d, encoding or "", out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -39,6 +39,20 @@ def _player(spec: Any) -> tuple[str, int, list]:
     return ("greedy", 0, []) if n == 0 else ("search", n, [])
 
 
+def _int_arg(name: str, v: Any, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not hasattr(v, "__index__") or not lo <= int(v) <= hi:
+        raise ValueError(f"{name} must be an integer {lo}..{hi}, got {v!r}")
+    return int(v)
+
+
+def _chunks(total: int, chunk: int):
+    first = 0
+    while first < total:
+        n = min(chunk, total - first)
+        yield first, n
+        first += n
+
+
 def simulate(
     variant: str = "fevga",
     games: int = 1000,
@@ -47,22 +61,104 @@ def simulate(
     seed: int = 0,
     threads: int = 1,
     max_plies: int = 10_000,
+    start: Any = None,
+    trajectories: bool = False,
+    progress: Callable[[int, int], Any] | None = None,
+    chunk: int = 2048,
     **options: Any,
 ) -> dict[str, np.ndarray]:
-    """Plays `games` games, players[0] as White and players[1] as Black, and returns arrays:
-    winner (0, 1; -1 for a draw or an unfinished game), points, kind (see KINDS), starter, plies.
-    Game i uses dice seeded by (seed, i): the same games whatever the thread count."""
+    """Plays `games` games, players[0] as White and players[1] as Black, in C++ threads with the
+    GIL released, and returns numpy arrays: winner (0, 1; -1 for a draw or an unfinished game),
+    points, kind (see KINDS), starter, plies.
+
+    Game i uses dice seeded by (seed, i): the same games whatever `threads` and `chunk`.
+    `start`: a position row (Board.to_array()) to start every game from, its side to move first.
+    `trajectories=True` adds, one row per play: positions (M, 64) before the play, dice (M, 2),
+    steps (M, 6, 2; unused -2) and game (M,), the index of the game.
+    `progress(done, total)` is called after every chunk of games; Ctrl-C stops between chunks
+    (KeyboardInterrupt), so a long run can always be interrupted."""
     if not isinstance(variant, str):
         raise ValueError("variant must be a string")
-    for name, v, lo, hi in (("games", games, 0, 100_000_000), ("threads", threads, 1, 1024), ("max_plies", max_plies, 1, 10**7)):
-        if isinstance(v, bool) or not hasattr(v, "__index__") or not lo <= int(v) <= hi:
-            raise ValueError(f"{name} must be an integer {lo}..{hi}, got {v!r}")
-    if isinstance(seed, bool) or not hasattr(seed, "__index__") or not 0 <= int(seed) < 2**64:
-        raise ValueError(f"seed must be an integer 0..2**64-1, got {seed!r}")
+    games = _int_arg("games", games, 0, 100_000_000)
+    threads = _int_arg("threads", threads, 1, 1024)
+    max_plies = _int_arg("max_plies", max_plies, 1, 10**7)
+    chunk = _int_arg("chunk", chunk, 1, 10**7)
+    seed = _int_arg("seed", seed, 0, 2**64 - 1)
     if isinstance(players, (str, bytes)) or len(players) != 2:
         raise ValueError("players: expected two player specs, e.g. ('greedy', 'random')")
+    if progress is not None and not callable(progress):
+        raise ValueError("progress must be callable(done, total)")
     specs = [_player(p) for p in players]
-    return _core._simulate(variant, to_pairs(options), specs, int(games), int(seed), int(threads), int(max_plies))
+    row = None
+    if start is not None:
+        from .batch import as_int_array
+
+        row = as_int_array(start, "start", "uint8")
+    pairs = to_pairs(options)
+    parts: list[dict] = []
+    done = 0
+    for first, n in _chunks(games, chunk):
+        parts.append(_core._simulate(variant, pairs, specs, first, n, seed, threads, max_plies, row, bool(trajectories)))
+        done += n
+        if progress is not None:
+            progress(done, games)
+    if not parts:
+        parts.append(_core._simulate(variant, pairs, specs, 0, 0, seed, threads, max_plies, row, bool(trajectories)))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def simulate_matches(
+    kind: str = "tavli",
+    matches: int = 100,
+    players: Sequence[Any] = ("greedy", "random"),
+    *,
+    target: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    opening: Any = None,
+    next_starter: str | None = None,
+    max_plies: int = 10_000,
+    progress: Callable[[int, int], Any] | None = None,
+    chunk: int = 256,
+) -> dict[str, np.ndarray]:
+    """Plays whole matches (tavli.Match kinds: "tavli", "tavla", "backgammon", ...) between the two
+    players; returns winner (-1 unfinished), score (N, 2) and games (N,). Match i uses dice seeded
+    by (seed, i)."""
+    from .match import KINDS as MATCHES, NEXT_STARTER, OPENING
+
+    if not isinstance(kind, str) or kind not in MATCHES:
+        raise ValueError(f"unknown match kind {kind!r} (known: {', '.join(MATCHES)})")
+    cycle, default_target = MATCHES[kind]
+    target = _int_arg("target", default_target if target is None else target, 1, 999)
+    matches = _int_arg("matches", matches, 0, 10_000_000)
+    threads = _int_arg("threads", threads, 1, 1024)
+    seed = _int_arg("seed", seed, 0, 2**64 - 1)
+    chunk = _int_arg("chunk", chunk, 1, 10**6)
+    options = dict(options or {})
+    for name in options:
+        if name not in cycle:
+            raise ValueError(f"options for {name!r}, which is not a game of a {kind} match")
+    if isinstance(opening, Mapping):
+        openings = {g: opening.get(g, OPENING.get(g, "reroll")) for g in cycle}
+    else:
+        openings = {g: opening or OPENING.get(g, "reroll") for g in cycle}
+    if next_starter is None:
+        next_starter = NEXT_STARTER.get(cycle[0], "previous_winner") if len(cycle) == 1 else "previous_winner"
+    specs = [_player(p) for p in players] if not isinstance(players, (str, bytes)) and len(players) == 2 else None
+    if specs is None:
+        raise ValueError("players: expected two player specs")
+    games = [(g, to_pairs(options.get(g, {})), openings[g]) for g in cycle]
+    parts = []
+    done = 0
+    for first, n in _chunks(matches, chunk):
+        parts.append(_core._simulate_matches(games, target, next_starter, specs, first, n, seed, threads, max_plies))
+        done += n
+        if progress is not None:
+            progress(done, matches)
+    if not parts:
+        parts.append(_core._simulate_matches(games, target, next_starter, specs, 0, 0, seed, threads, max_plies))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def win_rate(result: dict[str, np.ndarray], player: int = 0) -> tuple[float, float]:

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tavli/match.h"
 #include "tavli/search.h"
 
 namespace tavli {
@@ -28,11 +29,39 @@ struct GameSummary {
   std::int32_t plies = 0;   // plays made (passes included)
 };
 
-// One game; `max_plies` stops a game that cannot end (e.g. Plakoto without the mother rule).
-GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, int max_plies);
+// What a game leaves behind when trajectories are kept: one entry per play.
+struct Trajectory {
+  std::vector<std::uint8_t> positions;  // kRowBytes per play: the position before it (after the roll)
+  std::vector<std::int8_t> dice;        // 2 per play
+  std::vector<std::int8_t> steps;       // 2 * kMaxSteps per play: (from, to) pairs, unused = -2
+};
 
-// `n` games, game i seeded by Rng::derive(seed, i), on up to `threads` threads.
-std::vector<GameSummary> simulate(const Rules& rules, const PlayerSpec players[2], std::int64_t n, std::uint64_t seed,
-                                  int threads, int max_plies);
+struct SimOptions {
+  int max_plies = 10000;                // stops a game that cannot end (Plakoto without the mother rule)
+  const Position* start = nullptr;      // start every game here instead of the opening position
+  Player start_turn = kWhite;           // who is to move in `start` (no opening roll then)
+  bool keep_trajectories = false;
+};
+
+// One game, its dice from Rng(seed).
+GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
+                      Trajectory* trajectory);
+
+// Games first..first+n-1, game i seeded by Rng::derive(seed, i), on up to `threads` threads.
+// Trajectories (when kept) are returned per game, in game order.
+std::vector<GameSummary> simulate(const Rules& rules, const PlayerSpec players[2], std::int64_t first, std::int64_t n,
+                                  std::uint64_t seed, int threads, const SimOptions& opt,
+                                  std::vector<Trajectory>* trajectories);
+
+struct MatchSummary {
+  std::int8_t winner = -1;  // 0 white (players[0]), 1 black; -1 unfinished
+  std::int16_t score[2] = {0, 0};
+  std::int16_t games = 0;
+};
+
+// Whole matches (match.h) between the two players, match i seeded by Rng::derive(seed, i).
+std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, int target, int next_starter,
+                                           const PlayerSpec players[2], std::int64_t first, std::int64_t n,
+                                           std::uint64_t seed, int threads, int max_plies_per_game);
 
 }  // namespace tavli

@@ -1,0 +1,40 @@
+// Feature encodings for learning: a position (and optionally the roll) as a float32 vector.
+//
+// Every encoding is seen from the side to move ("mover" first, then the opponent), each side by its
+// own route index r = 0..23, as positions are stored. Units per point and side:
+//
+//   "tesauro" (Backgammon, Portes, Tavla; 198 units, after Tesauro's TD-Gammon):
+//     per side: for r = 0..23: [n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0]  (96 units)
+//               bar / 2, off / 15                                                     (2 units)
+//     then: [white to move, black to move]                                            (2 units)
+//   "plakoto" (198 units): per side: for r = 0..23: [n >= 1, n >= 2, (n - 2) / 13 if n > 2 else 0,
+//               pinned]  (96), off / 15, mother pinned (its r0 holds one pinned checker)  (2);
+//               then [white to move, black to move]
+//   "block" (Fevga, Moultezim, Narde; 152 units): per side: for r = 0..23: [n >= 1, n >= 2,
+//               (n - 2) / 13 if n > 2 else 0]  (72), off / 15, in the runner phase (Fevga,
+//               Moultezim: no checker on r >= threshold and none off), first turn (Narde)  (3);
+//               then [white to move, black to move]
+// With the roll, 21 more units: a one-hot of the roll among the 21 (index as in all_rolls(): 1-1,
+// 2-1, 2-2, 3-1, ..., 6-6), for encodings of a position after the roll.
+#pragma once
+
+#include <string>
+
+#include "tavli/game.h"
+
+namespace tavli {
+
+enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block };
+
+Encoding default_encoding(const Rules& rules);
+Encoding encoding_from_name(const std::string& name);  // throws std::invalid_argument
+const char* encoding_name(Encoding e);
+int encoding_size(Encoding e, bool with_dice);
+
+// Writes encoding_size(e, dice != nullptr) floats.
+void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e, const Dice* dice, float* out);
+
+// Index of a roll among the 21 (all_rolls() order).
+int roll_index(Dice d);
+
+}  // namespace tavli

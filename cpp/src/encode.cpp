@@ -1,0 +1,95 @@
+#include "tavli/encode.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tavli {
+
+Encoding default_encoding(const Rules& rules) {
+  switch (rules.contact) {
+    case Contact::Hit: return Encoding::Tesauro;
+    case Contact::Pin: return Encoding::Plakoto;
+    case Contact::Block: return Encoding::Block;
+  }
+  return Encoding::Block;
+}
+
+Encoding encoding_from_name(const std::string& name) {
+  if (name == "tesauro") return Encoding::Tesauro;
+  if (name == "plakoto") return Encoding::Plakoto;
+  if (name == "block") return Encoding::Block;
+  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, plakoto, block)");
+}
+
+const char* encoding_name(Encoding e) {
+  switch (e) {
+    case Encoding::Tesauro: return "tesauro";
+    case Encoding::Plakoto: return "plakoto";
+    case Encoding::Block: return "block";
+  }
+  return "";
+}
+
+int encoding_size(Encoding e, bool with_dice) {
+  const int base = e == Encoding::Block ? 152 : 198;
+  return base + (with_dice ? 21 : 0);
+}
+
+int roll_index(Dice d) {
+  const int a = d.high(), b = d.low();
+  return a * (a - 1) / 2 + (b - 1);  // 1-1 -> 0, 2-1 -> 1, 2-2 -> 2, 3-1 -> 3, ...
+}
+
+void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e, const Dice* dice, float* out) {
+  float* o = out;
+  for (int s = 0; s < 2; ++s) {
+    const SideState& side = pos.side[s];
+    for (int r = 0; r < kPoints; ++r) {
+      const int n = side.n[r];
+      switch (e) {
+        case Encoding::Tesauro:
+          *o++ = n >= 1;
+          *o++ = n >= 2;
+          *o++ = n >= 3;
+          *o++ = n > 3 ? (n - 3) / 2.0f : 0.0f;
+          break;
+        case Encoding::Plakoto:
+          *o++ = n >= 1;
+          *o++ = n >= 2;
+          *o++ = n > 2 ? (n - 2) / 13.0f : 0.0f;
+          *o++ = (side.pinned >> r) & 1u;
+          break;
+        case Encoding::Block:
+          *o++ = n >= 1;
+          *o++ = n >= 2;
+          *o++ = n > 2 ? (n - 2) / 13.0f : 0.0f;
+          break;
+      }
+    }
+    switch (e) {
+      case Encoding::Tesauro:
+        *o++ = side.bar / 2.0f;
+        *o++ = side.off / 15.0f;
+        break;
+      case Encoding::Plakoto:
+        *o++ = side.off / 15.0f;
+        *o++ = side.n[0] == 1 && (side.pinned & 1u);
+        break;
+      case Encoding::Block: {
+        const int t = rules.runner_threshold;
+        *o++ = side.off / 15.0f;
+        *o++ = t > 0 && side.off == 0 && (side.occ >> t) == 0;
+        *o++ = (side.flags & SideState::kFirstTurn) != 0;
+        break;
+      }
+    }
+  }
+  *o++ = to_move == kWhite;
+  *o++ = to_move == kBlack;
+  if (dice) {
+    std::fill(o, o + 21, 0.0f);
+    o[roll_index(*dice)] = 1.0f;
+  }
+}
+
+}  // namespace tavli
