@@ -51,6 +51,8 @@ def pytest_terminal_summary(terminalreporter):
     for name, r in RESULTS.items():
         if r["unit"] in ("us", "ms"):
             tr.write_line(f"{name:<48} {r['rate']:>16.3f} {r['unit']}")
+        elif r["unit"] == "x":  # a ratio stored by a benchmark
+            tr.write_line(f"{name:<48} {r['rate']:>16.2f} x")
         else:
             tr.write_line(f"{name:<48} {r['rate']:>16,.0f} {r['unit']}/s")
     cpp = RESULTS.get("C++ generator (no Python in the loop)")
