@@ -641,7 +641,7 @@ PYBIND11_MODULE(_core, m) {
         dice.push_back(Dice{static_cast<int>(a), static_cast<int>(b)});
       }
     }
-    const int width = encoding_size(e, !dice.empty());
+    const int width = encoding_size(e, !dice_obj.is_none());
     py::array_t<float> out;
     if (out_obj.is_none()) {
       out = py::array_t<float>({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(width)});

@@ -97,12 +97,12 @@ def encode(
     152); default: the game's own. With `dice` (N, 2), 21 one-hot roll units follow."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
-    if encoding is not None and not isinstance(encoding, str):
-        raise ValueError("encoding must be a string")
+    if encoding is not None and (not isinstance(encoding, str) or not encoding):
+        raise ValueError("encoding must be a name: tesauro, plakoto or block (or None for the game's own)")
     rows = as_int_array(positions, "positions", "uint8")
     d = None if dice is None else as_int_array(dice, "dice", "int64")
     if out is not None and not isinstance(out, np.ndarray):
         raise ValueError("out must be a numpy float32 array")
     if out is not None and out.dtype != np.float32:
         raise ValueError(f"out must have dtype float32, got {out.dtype}")
-    return _core._encode(variant, to_pairs(options), rows, d, encoding or "", out)
+    return _core._encode(variant, to_pairs(options), rows, d, "" if encoding is None else encoding, out)
