@@ -1,5 +1,7 @@
 #include "tavli/game.h"
 
+#include "tavli/check.h"
+
 #include <algorithm>
 
 namespace tavli {
@@ -223,6 +225,7 @@ void Game::push(const Play& play, Dice dice) {
   turn_ = other(turn_);
   played_ = true;
   decided_ = outcome_after_play(before, pos_, rules_, turn_);
+  check_position(pos_);
 }
 
 void Game::pop() {

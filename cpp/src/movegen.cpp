@@ -1,5 +1,7 @@
 #include "tavli/movegen.h"
 
+#include "tavli/check.h"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -533,6 +535,8 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
     out.size_ = 1;
     return;
   }
+  if (kChecks)
+    for (const Play& p : out) check_position(p.result);
   Impl::higher_die_rule(out, best, dice);
   const bool soft_live = rules.unblock == Unblock::R4Result       ? s.r4_live
                          : rules.unblock == Unblock::R3StartOfTurn ? s.r3_wall != 0
