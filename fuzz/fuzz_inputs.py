@@ -25,8 +25,12 @@ modes are there to reach deep into the C++ parsers and move generator anyway.
 from __future__ import annotations
 
 import base64
+import copy
 import json
+import os
+import re
 import sys
+import zlib
 
 import numpy as np
 
@@ -46,7 +50,7 @@ VARIANT_NAMES = tavli.variants() + [
     "long-narde", "нарды", "длинные нарды", "", "FEVGA", " fevga", "fevga\x00", "chess", ",", ":",
 ]
 OPTION_NAMES = sorted({o["name"] for v in tavli.variants() for o in tavli.variant_options(v)}) + [
-    "", "bogus", "Runner_Threshold", "runner_threshold ", "turn", "opening",
+    "", "bogus", "Runner_Threshold", "runner_threshold ", "opening", "koks\x00",
 ]
 OPTION_VALUES = sorted(
     {str(c) for v in tavli.variants() for o in tavli.variant_options(v) for c in o["choices"]}
@@ -238,16 +242,60 @@ def _mutate_text(inp: Input, text: str) -> str:
 # --- the checks on anything that was accepted --------------------------------------------------------
 
 
+# --- features: what the C++ did, made visible to the coverage-guided search -------------------------
+# The extension is not instrumented, so the fuzzer cannot see which C++ check refused an input or
+# what kind of position it accepted. Each distinct (call, normalized error message) or (call, shape
+# of the accepted position) calls one of FEATURE_SLOTS tiny instrumented functions, which libFuzzer
+# counts as new coverage: inputs that reach a new validation error or a new kind of position are
+# kept in the corpus.
+FEATURE_SLOTS = 4096
+_feature_src = "\n".join(f"def _f{i}():\n    return {i}\n" for i in range(FEATURE_SLOTS))
+_feature_ns: dict = {}
+exec(compile(_feature_src, "<fuzz-features>", "exec"), _feature_ns)
+_FEATURES = [atheris.instrument_func(_feature_ns[f"_f{i}"]) for i in range(FEATURE_SLOTS)]
+_NOT_WORDS = re.compile(r"[^A-Za-z]+")
+
+
+def feature(*parts) -> None:
+    key = "|".join(str(p) for p in parts)
+    _FEATURES[zlib.crc32(key.encode("utf-8", "replace")) % FEATURE_SLOTS]()
+
+
+def message_shape(e: BaseException) -> str:
+    """The words of an error message without the input it quotes (first to last quote) and
+    numbers: which check refused, not with which value."""
+    msg = str(e)
+    i, j = msg.find("'"), msg.rfind("'")
+    if 0 <= i < j:
+        msg = msg[:i] + " " + msg[j + 1 :]
+    return _NOT_WORDS.sub(" ", msg).strip()[:60]
+
+
+def board_shape(b: Board) -> tuple:
+    d = b.to_dict()
+    return (b.variant, b.is_game_over(), d["bar"][0] > 0, d["bar"][1] > 0, d["off"][0] > 0, d["off"][1] > 0,
+            bool(d.get("pinned", [[], []])[0]), bool(d.get("pinned", [[], []])[1]), tuple(d.get("first_turn", ())))
+
+
+TRACE: list | None = None  # make_corpus.py sets a list to see what each seed calls
+
+
 def attempt(fn, *args, **kwargs):
     """fn(...) or None when it refused with a ValueError (which must say something)."""
+    if TRACE is not None:
+        TRACE.append((getattr(fn, "__name__", str(fn)), args, kwargs))
+    name = getattr(fn, "__name__", str(fn))
     try:
-        return fn(*args, **kwargs)
+        result = fn(*args, **kwargs)
     except VALUE_ERRORS as e:
+        feature(name, type(e).__name__, message_shape(e))
         if not str(e).strip():
             raise Finding(f"{type(e).__name__} without a message from {getattr(fn, '__name__', fn)}") from e
         if "incompatible function arguments" in str(e):
             raise Finding(f"raw pybind11 message: {e}") from e
         return None
+    feature(name, "accepted")
+    return result
 
 
 def snapshot(b: Board):
@@ -289,6 +337,7 @@ def check_board(b: Board, deep: bool = True) -> None:
 def exercise(b: Board, dice) -> None:
     """The legal plays of an accepted board for a roll: each leads to a valid position and
     round-trips through move text and steps; push/pop restores the board."""
+    feature("exercise", board_shape(b))
     if b.is_game_over():
         if attempt(b.legal_plays, dice) is not None:
             raise Finding(f"legal_plays on a finished game returned plays: {b.id()}")
@@ -296,6 +345,7 @@ def exercise(b: Board, dice) -> None:
     plays = b.legal_plays(dice)
     if not plays:
         raise Finding(f"no plays (not even a pass) for {dice} in {b.id()}")
+    feature("plays", b.variant, min(len(plays), 40), dice[0] == dice[1], max(len(p) for p in plays))
     if b.count_plays(dice) != len(plays):
         raise Finding(f"count_plays {b.count_plays(dice)} != {len(plays)} for {dice} in {b.id()}")
     d = np.array([dice], dtype=np.int64)
@@ -530,7 +580,7 @@ def _mutate_record(inp: Input, rec, depth: int = 0):
         if op == 0:
             del rec[i]
         elif op == 1:
-            rec.insert(i, json.loads(json.dumps(rec[inp.small(len(rec))])))  # duplicate an entry
+            rec.insert(i, copy.deepcopy(rec[inp.small(len(rec))]))  # duplicate an entry
         elif op == 2:
             rec[i] = _json_value(inp)
         else:
@@ -611,6 +661,7 @@ def t_parse_play(inp: Input) -> None:
         text = _mutate_text(inp, str(plays[inp.small(len(plays))]) if plays else "24/18 13/8")
     p = unchanged(b, b.parse_play, text, dice)
     if p is not None:
+        feature("parsed", b.variant, len(p), "*" in text, "(" in text, str(p) == text)
         legal = b.legal_plays(dice)
         if p not in legal:
             raise Finding(f"parse_play({text!r}, {dice!r}) gave {p}, not a legal play of {b.id()}")
@@ -635,7 +686,9 @@ def t_find_play(inp: Input) -> None:
             elif op == 1:
                 steps.insert(inp.small(len(steps) + 1), [inp.small(28) - 2, inp.small(28) - 2])
             elif op == 2 and steps:
-                steps[inp.small(len(steps))][inp.small(2)] = inp.int_value()
+                i = inp.small(len(steps))
+                if isinstance(steps[i], list) and len(steps[i]) == 2:
+                    steps[i][inp.small(2)] = inp.int_value()
             elif op == 3 and len(steps) > 1:
                 i, j = inp.small(len(steps)), inp.small(len(steps))
                 steps[i], steps[j] = steps[j], steps[i]
@@ -816,10 +869,45 @@ TARGETS = [
 TARGET_INDEX = {name: i for i, (name, _) in enumerate(TARGETS)}
 
 
+# Open findings (reported; tests/test_fuzz_regressions.py has their reproducers, marked xfail).
+# With TAVLI_FUZZ_SKIP_KNOWN=1 (run.py --skip-known) they are not reported again, so that a run
+# can look for new ones. Each: (exception type, "file:function" of the innermost frame in the
+# tavli package, regular expression on the message).
+KNOWN = [
+    # Board.from_record: a "result" that is not a dict -> dict(result) raises TypeError
+    ("TypeError", "board.py:from_record", r"not iterable|dictionary update sequence"),
+    # Match.from_record: "options"/"opening"/"next_starter" of the wrong type reach Match.__init__
+    # (dict(options) TypeError, or pybind11's "incompatible constructor arguments")
+    ("TypeError", "match.py:__init__", r"not iterable|dictionary update sequence|incompatible constructor"),
+    # Match.from_record: games[i].opening / games[i].result / score of the wrong type
+    ("TypeError", "match.py:from_record", r"not iterable|dictionary update sequence"),
+    # Match.roll_opening(6, 2**31): ints outside the C++ int reach pybind11 unchecked
+    ("TypeError", "match.py:roll_opening", r"incompatible function arguments"),
+]
+SKIP_KNOWN = os.environ.get("TAVLI_FUZZ_SKIP_KNOWN") == "1"
+
+
+def known(e: BaseException) -> bool:
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f"{os.sep}tavli{os.sep}" in f.filename]
+    if not frames:
+        return False
+    where = f"{os.path.basename(frames[-1].filename)}:{frames[-1].name}"
+    return any(type(e).__name__ == t and where == w and re.search(m, str(e)) for t, w, m in KNOWN)
+
+
 def TestOneInput(data: bytes) -> None:
     inp = Input(data)
     _, target = TARGETS[inp.byte() % len(TARGETS)]
-    target(inp)
+    if not SKIP_KNOWN:
+        target(inp)
+        return
+    try:
+        target(inp)
+    except Exception as e:
+        if not known(e):
+            raise
 
 
 def text_payload(text: str) -> bytes:

@@ -220,3 +220,13 @@ def test_moultezim_runner_threshold_12():
         [[(11, 12), (0, 1, 3)], [(11, 12), (0, 2), (0, 1)], [(11, 12), (0, 3)]],
         4,
     )
+
+
+@pytest.mark.parametrize("variant", ["fevga", "backgammon", "plakoto", "narde"])
+def test_last_checker_off_with_a_die_to_spare(variant):
+    # Regression (found by UBSan): after the last checker is borne off in mid-play, the generator
+    # asked for the farthest checker of an empty side. One play: the checker goes off.
+    b = make_board(variant, {23: 1}, {12: 15} if variant != "plakoto" and variant != "backgammon" else {10: 15})
+    plays = b.legal_plays((6, 5))
+    assert len(plays) == 1 and plays[0].steps[-1][1] == OFF
+    assert b.play(plays[0]).outcome().winner == 0

@@ -272,7 +272,8 @@ struct MoveGenerator::Impl {
     // Steps that stay on the board: the landing point must be open.
     std::uint32_t sources = movable & ~(closed >> d) & kStays[d];
     // Bear-off: all checkers home; exact, or an overshoot from the farthest checker.
-    if (bearoff_live && !must_stay_on_board(me) && (C != Contact::Pin || bearoff_pinned_ok || me.pinned == 0)) {
+    // (me.occ is empty once the last checker is off in mid-play: nothing is left to move.)
+    if (bearoff_live && me.occ && !must_stay_on_board(me) && (C != Contact::Pin || bearoff_pinned_ok || me.pinned == 0)) {
       const int farthest = lowest_bit(me.occ);
       std::uint32_t off = movable & range_mask(24 - d, 23);
       if (farthest > 24 - d) off &= bit(farthest);
