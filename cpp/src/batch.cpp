@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <memory>
-#include <thread>
 
+#include "tavli/parallel.h"
 #include "tavli/rng.h"
 #include "tavli/search.h"
 
@@ -16,31 +16,6 @@ Dice row_dice(const std::int64_t* dice, std::int64_t i) {
     throw std::invalid_argument("dice of row " + std::to_string(i) + " must be two integers in 1..6, got (" +
                                 std::to_string(a) + ", " + std::to_string(b) + ")");
   return Dice{static_cast<int>(a), static_cast<int>(b)};
-}
-
-// Runs fn(begin, end, worker) over contiguous ranges of [0, n) on up to `threads` threads.
-template <class Fn>
-void parallel_ranges(std::int64_t n, int threads, Fn fn) {
-  const int t = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
-  if (t <= 1) {
-    fn(0, n, 0);
-    return;
-  }
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
-  for (int w = 0; w < t; ++w) {
-    const std::int64_t b = n * w / t, e = n * (w + 1) / t;
-    pool.emplace_back([&, b, e, w] {
-      try {
-        fn(b, e, w);
-      } catch (...) {
-        errors[static_cast<std::size_t>(w)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& th : pool) th.join();
-  for (auto& err : errors)
-    if (err) std::rethrow_exception(err);
 }
 
 }  // namespace

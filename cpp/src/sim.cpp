@@ -1,9 +1,9 @@
 #include "tavli/sim.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "tavli/match.h"
+#include "tavli/parallel.h"
 #include "tavli/rng.h"
 
 namespace tavli {
@@ -118,39 +118,12 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   return out;  // unfinished
 }
 
-namespace {
-
-// Runs work(i) for i in [0, n) on up to `threads` threads (interleaved), rethrowing the first error.
-template <class Fn>
-void for_each_index(std::int64_t n, int threads, Fn work) {
-  const int t = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
-  if (t == 1) {
-    for (std::int64_t i = 0; i < n; ++i) work(i);
-    return;
-  }
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
-  for (int w = 0; w < t; ++w)
-    pool.emplace_back([&, w] {
-      try {
-        for (std::int64_t i = w; i < n; i += t) work(i);
-      } catch (...) {
-        errors[static_cast<std::size_t>(w)] = std::current_exception();
-      }
-    });
-  for (auto& th : pool) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
-}  // namespace
-
 std::vector<GameSummary> simulate(const Rules& rules, const PlayerSpec players[2], std::int64_t first, std::int64_t n,
                                   std::uint64_t seed, int threads, const SimOptions& opt,
                                   std::vector<Trajectory>* trajectories) {
   std::vector<GameSummary> out(static_cast<std::size_t>(n));
   if (trajectories) trajectories->assign(static_cast<std::size_t>(n), Trajectory{});
-  for_each_index(n, threads, [&](std::int64_t i) {
+  parallel_for(n, threads, [&](std::int64_t i) {
     out[static_cast<std::size_t>(i)] =
         play_game(rules, players, Rng::derive(seed, static_cast<std::uint64_t>(first + i)), opt,
                   trajectories ? &(*trajectories)[static_cast<std::size_t>(i)] : nullptr);
@@ -162,7 +135,7 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
                                            const PlayerSpec players[2], std::int64_t first, std::int64_t n,
                                            std::uint64_t seed, int threads, int max_plies_per_game) {
   std::vector<MatchSummary> out(static_cast<std::size_t>(n));
-  for_each_index(n, threads, [&](std::int64_t i) {
+  parallel_for(n, threads, [&](std::int64_t i) {
     Rng rng(Rng::derive(seed, static_cast<std::uint64_t>(first + i)));
     Match m(cycle, target, static_cast<NextStarter>(next_starter));
     MoveList list;
