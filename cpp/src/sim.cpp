@@ -76,10 +76,11 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
     pos = start_position(rules);
   }
   out.starter = static_cast<std::int8_t>(mover);
-  MoveList list;
-  MoveGenerator gen;
-  std::vector<Position> batch;
-  std::vector<Probabilities> vals;
+  // Per-thread scratch: a generator's tables and a move list are too big to build for every game.
+  MoveGenerator& gen = thread_generator();
+  thread_local MoveList list;
+  thread_local std::vector<Position> batch;
+  thread_local std::vector<Probabilities> vals;
   std::uint8_t row[kRowBytes];
   for (int ply = 0; ply < opt.max_plies; ++ply) {
     Dice dice;
@@ -138,10 +139,10 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
   parallel_for(n, threads, [&](std::int64_t i) {
     Rng rng(Rng::derive(seed, static_cast<std::uint64_t>(first + i)));
     Match m(cycle, target, static_cast<NextStarter>(next_starter));
-    MoveList list;
-    MoveGenerator gen;
-    std::vector<Position> batch;
-    std::vector<Probabilities> vals;
+    MoveGenerator& gen = thread_generator();
+    thread_local MoveList list;
+    thread_local std::vector<Position> batch;
+    thread_local std::vector<Probabilities> vals;
     int plies_this_game = 0, games_seen = 0;
     while (m.phase() != Match::Phase::Over) {
       if (m.phase() == Match::Phase::Opening) {
