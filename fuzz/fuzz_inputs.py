@@ -261,14 +261,36 @@ def feature(*parts) -> None:
     _FEATURES[zlib.crc32(key.encode("utf-8", "replace")) % FEATURE_SLOTS]()
 
 
-def message_shape(e: BaseException) -> str:
-    """The words of an error message without the input it quotes (first to last quote) and
-    numbers: which check refused, not with which value."""
+def _strings(value, out: list, depth: int = 0) -> list:
+    """The strings inside an argument (dict keys and values, list items), a bounded number."""
+    if len(out) > 200 or depth > 6:
+        return out
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _strings(k, out, depth + 1)
+            _strings(v, out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _strings(v, out, depth + 1)
+    return out
+
+
+def message_shape(e: BaseException, args=()) -> str:
+    """The words of an error message that are not echoes of the input: which check refused, not
+    with which value. (Quoted parts go first; then any word found in a string argument, which also
+    covers messages cut short at a NUL of the input.)"""
     msg = str(e)
     i, j = msg.find("'"), msg.rfind("'")
     if 0 <= i < j:
         msg = msg[:i] + " " + msg[j + 1 :]
-    return _NOT_WORDS.sub(" ", msg).strip()[:60]
+    elif i >= 0:
+        msg = msg[:i] + " cut"
+    inputs = _strings(list(args), [])
+    inputs += [repr(t) for t in inputs]  # Python messages quote with repr: escapes such as \x00
+    words = [w for w in _NOT_WORDS.split(msg) if w and not any(w in t for t in inputs)]
+    return " ".join(words)[:60]
 
 
 def board_shape(b: Board) -> tuple:
@@ -288,7 +310,7 @@ def attempt(fn, *args, **kwargs):
     try:
         result = fn(*args, **kwargs)
     except VALUE_ERRORS as e:
-        feature(name, type(e).__name__, message_shape(e))
+        feature(name, type(e).__name__, message_shape(e, args))
         if not str(e).strip():
             raise Finding(f"{type(e).__name__} without a message from {getattr(fn, '__name__', fn)}") from e
         if "incompatible function arguments" in str(e):
@@ -296,6 +318,17 @@ def attempt(fn, *args, **kwargs):
         return None
     feature(name, "accepted")
     return result
+
+
+def returns_true(fn):
+    """fn, returning True when it returns (for attempt() on calls that return None)."""
+
+    def call(*args, **kwargs):
+        fn(*args, **kwargs)
+        return True
+
+    call.__name__ = getattr(fn, "__name__", "call")
+    return call
 
 
 def snapshot(b: Board):
@@ -345,7 +378,7 @@ def exercise(b: Board, dice) -> None:
     plays = b.legal_plays(dice)
     if not plays:
         raise Finding(f"no plays (not even a pass) for {dice} in {b.id()}")
-    feature("plays", b.variant, min(len(plays), 40), dice[0] == dice[1], max(len(p) for p in plays))
+    feature("plays", b.variant, len(plays).bit_length(), max(len(p) for p in plays))
     if b.count_plays(dice) != len(plays):
         raise Finding(f"count_plays {b.count_plays(dice)} != {len(plays)} for {dice} in {b.id()}")
     d = np.array([dice], dtype=np.int64)
@@ -500,7 +533,7 @@ def _dict_input(inp: Input, mode: int):
             op = inp.small(4)
             if op == 0:  # move one checker elsewhere (keeps 15)
                 j = inp.small(len(lst))
-                if lst[i] > 0:
+                if type(lst[i]) is int and type(lst[j]) is int and lst[i] > 0:
                     lst[i] -= 1
                     lst[j] += 1
             else:
@@ -619,11 +652,32 @@ def t_board_record(inp: Input) -> None:
         exercise_roll(again, inp)
 
 
+def _match_args(inp: Input) -> tuple:
+    """Match(kind, target, options=..., opening=..., next_starter=...) from the data."""
+    kind = inp.pick(MATCH_KINDS + ["", "chess", "TAVLI"]) if inp.byte() < 240 else _json_value(inp)
+    target = inp.pick([1, 3, 5, 7, 0, 1000, -1, None, True, "3", 2.0, 2**31])
+    kw = {}
+    if inp.byte() > 150:
+        kw["options"] = {inp.pick(["portes", "plakoto", "fevga", "tavla", "narde", "x"]): inp.options()} if inp.byte() < 200 else _json_value(inp)
+    if inp.byte() > 150:
+        kw["opening"] = inp.pick(["reroll", "use_opening_dice", "bogus", {"portes": "use_opening_dice"}, {"fevga": 5}, 5, ["reroll"], None])
+    if inp.byte() > 150:
+        kw["next_starter"] = inp.pick(["previous_winner", "roll_off", "alternate", "bogus", 5, None, ["roll_off"]])
+    return kind, target, kw
+
+
+def match_state(m) -> str:
+    return json.dumps(m.to_record(), sort_keys=True)
+
+
 def t_match(inp: Input) -> None:
-    mode = inp.small(3)
+    mode = inp.small(4)
     if mode == 0:
         text = inp.text()
         m = attempt(tavli.Match.from_json, text)
+    elif mode == 3:
+        kind, target, kw = _match_args(inp)
+        m = attempt(tavli.Match, kind, target, **kw)
     else:
         rec = json.loads(SEED_MATCHES[inp.byte() % len(SEED_MATCHES)].to_json())
         for _ in range(1 + inp.small(3)):
@@ -633,16 +687,29 @@ def t_match(inp: Input) -> None:
         except (TypeError, ValueError):  # numpy scalars from the mutation: use the dict itself
             text = None
         m = attempt(tavli.Match.from_json, text) if text is not None else attempt(tavli.Match.from_record, rec)
-    if m is not None:
-        again = tavli.Match.from_json(m.to_json())
-        if again.to_record() != m.to_record():
-            raise Finding("Match.from_json(to_json()) differs")
-        if m.phase == "playing":
-            dice = m.forced_dice or (1 + inp.small(6), 1 + inp.small(6))
-            b = m.board
-            plays = b.legal_plays(dice)
-            m.play(plays[inp.small(len(plays))])
-            tavli.Match.from_json(m.to_json())
+    if m is None:
+        return
+    again = tavli.Match.from_json(m.to_json())
+    if again.to_record() != m.to_record():
+        raise Finding("Match.from_json(to_json()) differs")
+    # refused calls leave the match as it was
+    before = match_state(m)
+    w, b = inp.pick([6, 1, 0, 7, -1, 2**31, True, 3.0, "6", None]), inp.pick([5, 2, 6, 0, 7, 2**31, None])
+    if attempt(m.roll_opening, w, b) is None and match_state(m) != before:
+        raise Finding(f"a refused roll_opening({w!r}, {b!r}) changed the match")
+    before = match_state(m)
+    foreign = _seed_board(inp)
+    if not foreign.is_game_over():
+        fp = foreign.legal_plays((1 + inp.small(6), 1 + inp.small(6)))
+        if attempt(returns_true(m.play), fp[inp.small(len(fp))]) is None and match_state(m) != before:
+            raise Finding("a refused Match.play changed the match")
+    if m.phase == "playing":
+        dice = m.forced_dice or (1 + inp.small(6), 1 + inp.small(6))
+        board = m.board
+        plays = board.legal_plays(dice)
+        m.play(plays[inp.small(len(plays))])
+        if tavli.Match.from_json(m.to_json()).to_record() != m.to_record():
+            raise Finding("Match.from_json(to_json()) differs after a play")
 
 
 TOKENS = ["24", "13", "8", "6", "1", "0", "25", "bar", "off", "b", "o", "/", "*", "(2)", "(4)", " ", ",", "pass", "-", "26", "/"]
@@ -875,14 +942,16 @@ TARGET_INDEX = {name: i for i, (name, _) in enumerate(TARGETS)}
 # tavli package, regular expression on the message).
 KNOWN = [
     # Board.from_record: a "result" that is not a dict -> dict(result) raises TypeError
-    ("TypeError", "board.py:from_record", r"not iterable|dictionary update sequence"),
+    ("TypeError", "board.py:from_record", r"not iterable|dictionary update sequence|unhashable"),
     # Match.from_record: "options"/"opening"/"next_starter" of the wrong type reach Match.__init__
     # (dict(options) TypeError, or pybind11's "incompatible constructor arguments")
-    ("TypeError", "match.py:__init__", r"not iterable|dictionary update sequence|incompatible constructor"),
+    ("TypeError", "match.py:__init__", r"not iterable|dictionary update sequence|unhashable|incompatible constructor"),
     # Match.from_record: games[i].opening / games[i].result / score of the wrong type
-    ("TypeError", "match.py:from_record", r"not iterable|dictionary update sequence"),
+    ("TypeError", "match.py:from_record", r"not iterable|dictionary update sequence|unhashable"),
     # Match.roll_opening(6, 2**31): ints outside the C++ int reach pybind11 unchecked
     ("TypeError", "match.py:roll_opening", r"incompatible function arguments"),
+    # Match(kind, target, opening=5 / next_starter=5 / options=1): not checked before the core
+    ("TypeError", "match.py:__init__", r"incompatible constructor|not iterable|unhashable|update sequence"),
 ]
 SKIP_KNOWN = os.environ.get("TAVLI_FUZZ_SKIP_KNOWN") == "1"
 

@@ -34,11 +34,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep-corpus", type=Path, help="copy the grown corpus here instead of deleting it")
     ap.add_argument("--skip-known", action="store_true",
                     help="do not report the open findings listed in fuzz_inputs.KNOWN (look for new ones)")
+    ap.add_argument("--package", type=Path, default=ROOT / "python",
+                    help="directory holding the tavli package to fuzz (default: python/; e.g. a copy with a "
+                         "sanitizer build of _core, run with LD_PRELOAD of the ASan runtime, see README)")
     ap.add_argument("libfuzzer_args", nargs="*", help="extra libFuzzer flags, after --")
     args = ap.parse_args(argv)
+    try:
+        import atheris  # noqa: F401
+    except ImportError:
+        print("fuzz/run.py needs atheris: pip install atheris", file=sys.stderr)
+        return 2
 
     env = dict(os.environ)
-    python_dir = str(ROOT / "python")
+    python_dir = str(args.package.resolve())
     env["PYTHONPATH"] = python_dir + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     if args.skip_known:
         env["TAVLI_FUZZ_SKIP_KNOWN"] = "1"

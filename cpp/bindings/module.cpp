@@ -85,8 +85,9 @@ Dice dice_from_py(py::handle dice) {
       PyErr_Clear();
     }
   }
-  static py::object parse = py::module_::import("tavli._dice").attr("parse_dice");
-  const auto pair = parse(dice).cast<std::pair<int, int>>();
+  // Imported per call (the slow path only): a static py::object would be destroyed after the
+  // interpreter has finalised, and abort the process at exit.
+  const auto pair = py::module_::import("tavli._dice").attr("parse_dice")(dice).cast<std::pair<int, int>>();
   return make_dice(pair.first, pair.second);
 }
 

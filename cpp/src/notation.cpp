@@ -1,3 +1,4 @@
+#include "tavli/text.h"
 #include "tavli/notation.h"
 
 #include "tavli/base64.h"
@@ -33,7 +34,7 @@ std::string position_id(const Rules& rules, const Position& pos, Player to_move)
 void parse_position_id(const std::string& id, Rules* rules, Position* pos, Player* to_move) {
   if (id.size() > 512) throw InvalidPosition("position ID too long (" + std::to_string(id.size()) + " characters)");
   const std::size_t colon = id.rfind(':');
-  if (colon == std::string::npos) throw InvalidPosition("position ID '" + id + "' lacks the ':' after the variant");
+  if (colon == std::string::npos) throw InvalidPosition("position ID " + quoted(id) + " lacks the ':' after the variant");
   const std::string head = id.substr(0, colon);
   const std::size_t comma = head.find(',');
   const Variant v = variant_from_name(head.substr(0, comma));
@@ -143,9 +144,9 @@ int parse_point(const std::string& tok, const std::string& text) {
   if (t == "bar" || t == "b" || t == "25") return kBar;
   if (t == "off" || t == "o" || t == "0") return kOff;
   if (t.empty() || t.size() > 2 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    throw IllegalMove("move text '" + text + "': '" + tok + "' is not a point (1..24, bar, off)");
+    throw IllegalMove("move text " + quoted(text) + ": " + quoted(tok) + " is not a point (1..24, bar, off)");
   const int n = std::stoi(t);
-  if (n < 1 || n > 24) throw IllegalMove("move text '" + text + "': point " + tok + " is outside 1..24");
+  if (n < 1 || n > 24) throw IllegalMove("move text " + quoted(text) + ": point " + quoted(tok) + " is outside 1..24");
   return 24 - n;
 }
 
@@ -188,10 +189,10 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
       const std::size_t paren = tok.find('(');
       if (paren != std::string::npos) {
         if (tok.back() != ')' || paren + 2 > tok.size() - 1)
-          throw IllegalMove("move text '" + text + "': bad repeat count in '" + tok + "'");
+          throw IllegalMove("move text " + quoted(text) + ": bad repeat count in " + quoted(tok));
         const std::string c = tok.substr(paren + 1, tok.size() - paren - 2);
         if (c.size() != 1 || c[0] < '1' || c[0] > '6')
-          throw IllegalMove("move text '" + text + "': repeat count in '" + tok + "' must be 1..6");
+          throw IllegalMove("move text " + quoted(text) + ": repeat count in " + quoted(tok) + " must be 1..6");
         count = c[0] - '0';
         tok = tok.substr(0, paren);
       }
@@ -207,24 +208,24 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
         if (b == std::string::npos) break;
         a = b + 1;
       }
-      if (pts.size() < 2) throw IllegalMove("move text '" + text + "': '" + tok + "' needs from/to");
+      if (pts.size() < 2) throw IllegalMove("move text " + quoted(text) + ": " + quoted(tok) + " needs from/to");
       for (std::size_t k = 0; k + 1 < pts.size(); ++k)
         if (pts[k] == kOff || pts[k + 1] == kBar || pts[k + 1] <= pts[k])
-          throw IllegalMove("move text '" + text + "': '" + tok + "' does not move forward");
+          throw IllegalMove("move text " + quoted(text) + ": " + quoted(tok) + " does not move forward");
       for (std::size_t k = 1; k + 1 < pts.size(); ++k) named_stops |= bit(pts[k]);
       for (int c = 0; c < count; ++c) {
         const int from = pts.front(), to = pts.back();
         if (from == kBar) {
-          if (me.bar == 0) throw IllegalMove("move text '" + text + "': no checker on the bar");
+          if (me.bar == 0) throw IllegalMove("move text " + quoted(text) + ": no checker on the bar");
           me.remove_bar();
         } else {
           if (me.n[from] == 0)
-            throw IllegalMove("move text '" + text + "': no checker left on point " + std::to_string(24 - from));
+            throw IllegalMove("move text " + quoted(text) + ": no checker left on point " + std::to_string(24 - from));
           me.remove(from);
         }
         if (to == kOff) me.add_off();
         else me.add(to);
-        if (++moved > kMaxSteps) throw IllegalMove("move text '" + text + "': more moves than a roll allows");
+        if (++moved > kMaxSteps) throw IllegalMove("move text " + quoted(text) + ": more moves than a roll allows");
       }
     }
   }
@@ -242,12 +243,12 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
       if (hit == marked_hits && (named_stops & ~landed) == 0) exact.push_back(p);
     }
     if (exact.size() != 1)
-      throw IllegalMove("move text '" + text + "' is ambiguous for " + std::to_string(dice.d1) + "-" +
+      throw IllegalMove("move text " + quoted(text) + " is ambiguous for " + std::to_string(dice.d1) + "-" +
                         std::to_string(dice.d2) + ": name the intermediate points and mark hits with '*'");
     return *exact[0];
   }
   if (found.empty())
-    throw IllegalMove("move text '" + text + "' is not a legal play for " + std::to_string(dice.d1) + "-" +
+    throw IllegalMove("move text " + quoted(text) + " is not a legal play for " + std::to_string(dice.d1) + "-" +
                       std::to_string(dice.d2) + " in this position");
   return *found[0];
 }

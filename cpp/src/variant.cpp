@@ -1,3 +1,4 @@
+#include "tavli/text.h"
 #include "tavli/variant.h"
 
 #include <algorithm>
@@ -94,7 +95,7 @@ Variant variant_from_name(const std::string& name) {
   }
   std::string known;
   for (const auto& info : variant_table()) known += (known.empty() ? "" : ", ") + info.name;
-  throw std::invalid_argument("unknown variant '" + name + "' (known: " + known + ")");
+  throw std::invalid_argument("unknown variant " + quoted(name) + " (known: " + known + ")");
 }
 
 namespace {
@@ -168,9 +169,9 @@ Rules make_rules(Variant v, const std::vector<std::pair<std::string, std::string
     if (i == info.options.size()) {
       std::string known;
       for (const auto& o : info.options) known += (known.empty() ? "" : ", ") + o.name;
-      throw std::invalid_argument("unknown option '" + name + "' for variant " + info.name + " (options: " + known + ")");
+      throw std::invalid_argument("unknown option " + quoted(name) + " for variant " + info.name + " (options: " + known + ")");
     }
-    if (seen[i]) throw std::invalid_argument("option '" + name + "' given twice");
+    if (seen[i]) throw std::invalid_argument("option " + quoted(name) + " given twice");
     seen[i] = true;
     const OptionSpec& spec = info.options[i];
     int found = -1;
@@ -180,7 +181,7 @@ Rules make_rules(Variant v, const std::vector<std::pair<std::string, std::string
     if (found < 0) {
       std::string allowed;
       for (const auto& c : spec.choices) allowed += (allowed.empty() ? "" : ", ") + c[0];
-      throw std::invalid_argument("invalid value '" + raw + "' for option " + name + " of " + info.name +
+      throw std::invalid_argument("invalid value " + quoted(raw) + " for option " + name + " of " + info.name +
                                   " (allowed: " + allowed + ")");
     }
     r.option_index[i] = found;
@@ -219,7 +220,7 @@ std::vector<std::pair<std::string, std::string>> options_from_text(const std::st
     const std::string item = text.substr(start, end - start);
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      throw std::invalid_argument("malformed option '" + item + "' (expected name=value)");
+      throw std::invalid_argument("malformed option " + quoted(item) + " (expected name=value)");
     out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     start = end + 1;
   }

@@ -342,6 +342,8 @@ class Board(_core.Board):
             dice = tuple(p["dice"]) if isinstance(p["dice"], list) else p["dice"]
             board.push(board.find_play(p["steps"], dice))
         result = record.get("result")
+        if result is not None and not isinstance(result, Mapping):
+            raise ValueError("result: expected a dict (winner, points, kind) or null")
         o = board.outcome()
         if (None if o is None else o._asdict()) != (None if result is None else dict(result)):
             raise ValueError("the record's result does not match the replay")

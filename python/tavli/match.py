@@ -59,6 +59,14 @@ class Match:
         target = default_target if target is None else target
         if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 999:
             raise ValueError(f"target must be an integer 1..999, got {target!r}")
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError("options: expected a dict of game name -> option dict")
+        if opening is not None and not isinstance(opening, (str, Mapping)):
+            raise ValueError("opening: expected 'reroll', 'use_opening_dice' or a dict per game")
+        if isinstance(opening, Mapping) and not all(isinstance(v, str) for v in opening.values()):
+            raise ValueError("opening: every value must be 'reroll' or 'use_opening_dice'")
+        if next_starter is not None and not isinstance(next_starter, str):
+            raise ValueError("next_starter: expected 'previous_winner', 'roll_off' or 'alternate'")
         options = dict(options or {})
         for name, opts in options.items():
             if name not in games:
@@ -126,7 +134,7 @@ class Match:
     def roll_opening(self, white_die: int, black_die: int) -> bool:
         """One die each; True once the higher die decided who starts (a tie: roll again)."""
         for d in (white_die, black_die):
-            if isinstance(d, bool) or not isinstance(d, int):
+            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
                 raise ValueError(f"opening dice must be integers 1..6, got {white_die!r}, {black_die!r}")
         decided = self._core.roll_opening(white_die, black_die)
         self._games[-1]["opening"].append([white_die, black_die])
@@ -202,7 +210,10 @@ class Match:
                 raise ValueError(f"games[{gi}]: expected a dict")
             if g.get("variant") != m.board.variant:
                 raise ValueError(f"games[{gi}]: variant {g.get('variant')!r}, but the match is at {m.board.variant!r}")
-            for roll in g.get("opening", []):
+            opening_rolls = g.get("opening", [])
+            if not isinstance(opening_rolls, list):
+                raise ValueError(f"games[{gi}].opening: expected a list of [white die, black die]")
+            for roll in opening_rolls:
                 if not isinstance(roll, (list, tuple)) or len(roll) != 2:
                     raise ValueError(f"games[{gi}].opening: expected [white die, black die] pairs")
                 m.roll_opening(*roll)
@@ -216,9 +227,14 @@ class Match:
                 if t.get("player", board.turn) != board.turn:
                     raise ValueError(f"games[{gi}].turns[{ti}]: player {t.get('player')} is not the one to move")
                 m.play(board.find_play(t["steps"], parse_dice(tuple(t["dice"]) if isinstance(t["dice"], list) else t["dice"])))
+            if "result" in g and not isinstance(g["result"], Mapping):
+                raise ValueError(f"games[{gi}].result: expected a dict")
             if "result" in g and (gi >= len(m.results) or m.results[gi] != dict(g["result"])):
                 raise ValueError(f"games[{gi}]: the record's result does not match the replay")
-        if list(record.get("score", m.score)) != list(m.score):
+        score = record.get("score", list(m.score))
+        if not isinstance(score, (list, tuple)):
+            raise ValueError("score: expected [white, black]")
+        if list(score) != list(m.score):
             raise ValueError("the record's score does not match the replay")
         return m
 

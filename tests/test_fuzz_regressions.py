@@ -1,0 +1,194 @@
+"""Reproducers of what fuzz/fuzz_inputs.py found, reduced to direct API calls.
+
+Contract (README "Errors"): bad input raises ValueError or its subclasses tavli.InvalidPosition /
+tavli.IllegalMove with a message that names the problem, never another exception, and leaves the
+object it was called on unchanged. Tests of bugs that are still open are marked
+xfail(strict=True): they start to XPASS -- and fail the run -- once the bug is fixed, so the mark
+(and the entry in fuzz_inputs.KNOWN) must then be removed.
+
+The last test replays the committed seed corpus through the harness (skipped without atheris).
+Nothing here passes dice other than int tuples to the core in this process (see
+test_dice_as_text_does_not_abort_the_interpreter_at_exit).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tavli
+
+ROOT = Path(__file__).resolve().parent.parent
+# Child processes import the same tavli as this one (installed, or a source tree with the build).
+PACKAGE_DIR = str(Path(tavli.__file__).resolve().parent.parent)
+
+
+def open_bug(reason: str):
+    return pytest.mark.xfail(strict=True, raises=(TypeError, AssertionError), reason=f"open: {reason}")
+
+
+def finished_tavla_match() -> tavli.Match:
+    """A Tavla match to 1 played out with seeded random play (one finished game)."""
+    rng = tavli.Rng(5)
+    m = tavli.Match("tavla", 1)
+    while m.phase != "over":
+        if m.phase == "opening":
+            m.roll_opening(rng.die(), rng.die())
+            continue
+        plays = m.board.legal_plays(m.forced_dice or rng.roll())
+        m.play(plays[rng.below(len(plays))])
+    return m
+
+
+def game_record() -> dict:
+    b = tavli.Board("fevga")
+    b.push(b.legal_plays((6, 5))[0])
+    return b.to_record()
+
+
+def refuses(fn, *args, **kwargs) -> ValueError:
+    """fn(...) must raise ValueError (or a subclass) with a message; returns it."""
+    with pytest.raises(Exception) as info:
+        fn(*args, **kwargs)
+    assert isinstance(info.value, ValueError), f"{type(info.value).__name__}: {info.value}"
+    assert str(info.value).strip()
+    assert "incompatible function arguments" not in str(info.value)
+    return info.value
+
+
+# --- Board.from_record ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("result", [1, True, [1], 2.5])
+def test_board_record_result_not_a_dict(result):
+    rec = game_record()
+    rec["result"] = result
+    refuses(tavli.Board.from_record, rec)
+
+
+# --- Match and Match.from_record -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [1, [1], 2.5, True])
+def test_match_options_of_the_wrong_type(options):
+    refuses(tavli.Match, "tavli", 3, options=options)
+    rec = tavli.Match("tavli", 3).to_record()
+    rec["options"] = options
+    refuses(tavli.Match.from_record, rec)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"opening": 5}, {"opening": ["reroll"]}, {"opening": {"fevga": 5}}, {"next_starter": 5}]
+)
+def test_match_opening_and_next_starter_of_the_wrong_type(kwargs):
+    refuses(tavli.Match, "tavli", 3, **kwargs)
+    rec = tavli.Match("tavli", 3).to_record()
+    rec.update(kwargs)
+    refuses(tavli.Match.from_json, json.dumps(rec))
+
+
+@pytest.mark.parametrize("opening", [5, 2.5, True])
+def test_match_record_game_opening_not_a_list(opening):
+    rec = tavli.Match("tavla", 1).to_record()
+    rec["games"] = [{"variant": "tavla", "opening": opening, "turns": []}]
+    refuses(tavli.Match.from_record, rec)
+
+
+@pytest.mark.parametrize("field, value", [("result", 1), ("result", [1]), ("score", 1), ("score", 2.5)])
+def test_match_record_result_and_score_of_the_wrong_type(field, value):
+    rec = finished_tavla_match().to_record()
+    assert tavli.Match.from_record(copy.deepcopy(rec)).to_record() == rec  # the record itself replays
+    if field == "result":
+        rec["games"][0]["result"] = value
+    else:
+        rec["score"] = value
+    refuses(tavli.Match.from_record, rec)
+
+
+@pytest.mark.parametrize("dice", [(6, 2**31), (2**63, 1), (-(2**40), 3)])
+def test_match_roll_opening_huge_integers(dice):
+    m = tavli.Match("tavli", 3)
+    before = m.to_record()
+    refuses(m.roll_opening, *dice)
+    assert m.to_record() == before
+    rec = tavli.Match("tavli", 3).to_record()
+    rec["games"] = [{"variant": "portes", "opening": [list(dice)], "turns": []}]
+    refuses(tavli.Match.from_record, rec)
+
+
+# --- C++ messages cut at a NUL of the input ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: tavli.Board("backgammon").parse_play("x\x00y", (6, 5)), "is not a point"),
+        (lambda: tavli.Board("backgammon").parse_play("13/8\x00 13/7", (6, 5)), "not"),
+        (lambda: tavli.Board("fev\x00ga"), "known:"),
+        (lambda: tavli.Board("fevga", unblock="R4\x00x"), "allowed"),
+        (lambda: tavli.Board("fevga", **{"unb\x00lock": "R4"}), "options"),
+        (lambda: tavli.Board.from_id("fevga,unblock=R4\x00x:AQAPAAAAAAAAAAAAAAAADwAAAAAAAAAAAAAAAA"), "allowed"),
+    ],
+)
+def test_messages_keep_their_reason_after_a_nul(call, words):
+    err = refuses(call)
+    assert words in str(err), f"message {str(err)!r} lost its reason"
+
+
+# --- the interpreter must not abort at exit ----------------------------------------------------------
+
+EXIT_TEST = """
+import tavli
+
+def test_dice_as_text():
+    assert tavli.Board("tavla").legal_plays("6-5")
+"""
+
+
+def test_dice_as_text_does_not_abort_the_interpreter_at_exit(tmp_path):
+    """legal_plays("6-5") (any dice but a tuple of two ints 1..6) makes the core keep a Python object
+    in a C++ static; in a pytest run (assertion rewriting on) the process then aborts at exit."""
+    (tmp_path / "test_exit.py").write_text(EXIT_TEST)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_DIR, os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_exit.py")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env,
+    )
+    assert "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    assert "Fatal Python error" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr}"
+
+
+# --- the seed corpus replays without findings --------------------------------------------------------
+
+REPLAY = """
+import os, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+os.environ["TAVLI_FUZZ_SKIP_KNOWN"] = "1"
+import fuzz_inputs
+seeds = sorted(Path(sys.argv[1], "corpus").glob("*/*"))
+assert len(seeds) >= 40, len(seeds)
+for path in seeds:
+    data = path.read_bytes()
+    assert fuzz_inputs.describe(data) == path.parent.name, path
+    fuzz_inputs.TestOneInput(data)
+print("replayed", len(seeds))
+"""
+
+
+def test_seed_corpus_replays_clean():
+    """Every committed seed goes through the harness with no finding other than the open ones (in a
+    subprocess: the harness instruments tavli, and it passes dice as text, see the test above)."""
+    pytest.importorskip("atheris")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_DIR, os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run(
+        [sys.executable, "-c", REPLAY, str(ROOT / "fuzz")], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert proc.returncode == 0 and "replayed" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-5000:]
