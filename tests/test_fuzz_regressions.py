@@ -2,9 +2,8 @@
 
 Contract (README "Errors"): bad input raises ValueError or its subclasses tavli.InvalidPosition /
 tavli.IllegalMove with a message that names the problem, never another exception, and leaves the
-object it was called on unchanged. Tests of bugs that are still open are marked
-xfail(strict=True): they start to XPASS -- and fail the run -- once the bug is fixed, so the mark
-(and the entry in fuzz_inputs.KNOWN) must then be removed.
+object it was called on unchanged. Every finding here has been fixed; a new one that cannot be fixed
+at once is added marked xfail(strict=True), with its signature in fuzz_inputs.KNOWN.
 
 The last test replays the committed seed corpus through the harness (skipped without atheris).
 Nothing here passes dice other than int tuples to the core in this process (see
@@ -27,10 +26,6 @@ import tavli
 ROOT = Path(__file__).resolve().parent.parent
 # Child processes import the same tavli as this one (installed, or a source tree with the build).
 PACKAGE_DIR = str(Path(tavli.__file__).resolve().parent.parent)
-
-
-def open_bug(reason: str):
-    return pytest.mark.xfail(strict=True, raises=(TypeError, AssertionError), reason=f"open: {reason}")
 
 
 def finished_tavla_match() -> tavli.Match:
