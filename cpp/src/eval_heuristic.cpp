@@ -319,13 +319,6 @@ bool is_race(const Position& pos, const Rules& rules) {
   return !(op_in_mine & ahead_of_me) && !(me_in_his & ahead_of_him);
 }
 
-Probabilities race_probabilities(const Position& pos, const Rules& rules) {
-  (void)rules;
-  return race_from(pos, summarize(pos.own()), summarize(pos.opp()));
-}
-
-std::unique_ptr<Evaluator> make_heuristic_evaluator() { return std::make_unique<HeuristicEvaluator>(); }
-
 const Evaluator& heuristic_evaluator() {
   static const HeuristicEvaluator e;
   return e;

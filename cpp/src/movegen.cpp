@@ -39,18 +39,6 @@ constexpr std::uint32_t kR2bFront = range_mask(13, 18);    // six points in fron
 
 }  // namespace
 
-bool opponent_completely_blocked(const Position& pos, const Rules& rules) {
-  const SideState& o = pos.opp();
-  if (o.occ == 0 && o.bar == 0) return false;      // nothing left on the board
-  if (!must_stay_on_board(o)) return false;        // he may bear off
-  // The mover's checkers seen from the opponent's frame (the maps are their own inverses).
-  const std::uint32_t closed = opp_in_my_frame(pos.own().occ, rules.movement);
-  const std::uint32_t movable = movable_points(o, rules.runner_threshold);
-  for (int d = 1; d <= 6; ++d)
-    if (movable & ~(closed >> d) & range_mask(0, 23 - d)) return false;
-  return true;
-}
-
 // One set of candidate plays at the deepest length seen so far, de-duplicated by
 // (resulting position, tag). The open-addressing table starts small (most rolls have a few dozen
 // results) and doubles when half full; a slot holds (epoch << 16 | index), so clearing it between

@@ -10,7 +10,6 @@
 // all the positions of a node at once).
 #pragma once
 
-#include <memory>
 #include <string>
 
 #include "tavli/game.h"
@@ -62,11 +61,8 @@ class Evaluator {
 
 // Hand-written evaluators per family of games: a race formula once no checker can meet an
 // opposing one again, and game-specific structure before that (eval_heuristic.cpp).
-std::unique_ptr<Evaluator> make_heuristic_evaluator();
 const Evaluator& heuristic_evaluator();
 
-// Race estimate used by the heuristics: the side to move's chances in a pure race.
-Probabilities race_probabilities(const Position& pos, const Rules& rules);
 // True once no checker of either side can meet an opposing checker again.
 bool is_race(const Position& pos, const Rules& rules);
 

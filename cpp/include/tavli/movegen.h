@@ -184,11 +184,7 @@ class MoveGenerator {
   Impl* impl_;
 };
 
-// Rule predicates the generator uses, exposed for the game layer and tests.
 // True when the side has a checker outside its home board or on the bar (so it may not bear off).
 inline bool must_stay_on_board(const SideState& s) { return s.bar != 0 || (s.occ & ~kHomeMask) != 0; }
-// RULES.md §6.5 R4: the opponent of the side to move has checkers on the board, may not bear off,
-// and has no legal single step for any die 1..6 (his runner rule included, R1/R2 ignored).
-bool opponent_completely_blocked(const Position& pos, const Rules& rules);
 
 }  // namespace tavli
