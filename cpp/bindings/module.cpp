@@ -448,6 +448,7 @@ PYBIND11_MODULE(_core, m) {
         return d ? py::object(py::make_tuple(d->d1, d->d2)) : py::object(py::none());
       })
       .def("_game", [](const Match& mt) { return mt.game(); })
+      .def_property_readonly("_turn", [](const Match& mt) { return int(mt.game().turn()); })
       .def("roll_opening", &Match::roll_opening, py::arg("white_die"), py::arg("black_die"))
       .def("play", [](Match& mt, py::handle p) {
         const auto* play = checked_play(p);

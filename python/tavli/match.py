@@ -146,8 +146,7 @@ class Match:
         """Plays a legal play of the side to move (from `match.board.legal_plays(dice)`)."""
         if not isinstance(play, _core.Play):
             raise ValueError(f"expected a Play, got {type(play).__name__}")
-        board = self.board
-        player = board.turn
+        player = self._core._turn  # not self.board: that copies the game and its history
         self._core.play(play)
         self._games[-1]["turns"].append(
             {"player": player, "dice": list(play.dice), "play": str(play), "steps": [list(s) for s in play.steps]}
