@@ -187,3 +187,25 @@ def test_seed_corpus_replays_clean():
         [sys.executable, "-c", REPLAY, str(ROOT / "fuzz")], capture_output=True, text=True, timeout=300, env=env
     )
     assert proc.returncode == 0 and "replayed" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-5000:]
+
+
+def test_a_foreign_play_is_recorded_with_this_games_own_step_order():
+    """Fuzz finding: a Fevga play pushed into a Plakoto game from the same start reaches a legal
+    result with its steps in another order ((0,5),(5,10),(10,15),(0,5) against Plakoto's
+    (0,5),(0,5),(5,10),(10,15)); the record kept the foreign order, so a replay differed."""
+    fevga_play = tavli.Board("fevga").find_play([(0, 5), (5, 10), (10, 15), (0, 5)], (5, 5))
+    own = tavli.Board("plakoto").find_play(list(fevga_play.steps), (5, 5))
+    assert list(own.steps) != list(fevga_play.steps)  # the premise: same play, other step order
+
+    board = tavli.Board("plakoto")
+    board.push(fevga_play)
+    assert list(board.move_stack[-1].steps) == list(own.steps)
+    again = tavli.Board.from_record(board.to_record())
+    assert [list(p.steps) for p in again.move_stack] == [list(own.steps)]
+
+    m = tavli.Match("plakoto", 3)
+    m.roll_opening(6, 5)  # White starts (plays are mover-relative either way)
+    m.play(fevga_play)
+    rec = m.to_record()
+    assert rec["games"][0]["turns"][0]["steps"] == [list(s) for s in own.steps]
+    assert tavli.Match.from_json(m.to_json()).to_record() == rec

@@ -345,7 +345,7 @@ PYBIND11_MODULE(_core, m) {
       })
       .def("_push", [](Game& g, py::handle p) {
         const auto* play = checked_play(p);
-        g.push(play->play, play->dice);
+        return play_to_py(g.push(play->play, play->dice), play->dice);
       })
       .def("_pop", &Game::pop)
       .def("_outcome", [](const Game& g) { return outcome_to_py(g.outcome()); })
@@ -452,7 +452,7 @@ PYBIND11_MODULE(_core, m) {
       .def("roll_opening", &Match::roll_opening, py::arg("white_die"), py::arg("black_die"))
       .def("play", [](Match& mt, py::handle p) {
         const auto* play = checked_play(p);
-        mt.play(play->play, play->dice);
+        return play_to_py(mt.play(play->play, play->dice), play->dice);
       })
       .def_property_readonly("results", [](const Match& mt) {
         static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw"};

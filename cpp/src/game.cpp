@@ -211,7 +211,7 @@ Play Game::find_play(const Step* steps, int nsteps, Dice dice) const {
   return find_play_by_result(apply_steps(pos_, steps, nsteps, dice, rules_), dice);
 }
 
-void Game::push(const Play& play, Dice dice) {
+Play Game::push(const Play& play, Dice dice) {
   if (outcome()) throw IllegalMove("the game is over: there are no legal plays");
   // Identify the play by where its steps lead here, and insist that this is where the play itself
   // leads: a play generated for another position cannot sneak in, even with the same steps.
@@ -226,6 +226,7 @@ void Game::push(const Play& play, Dice dice) {
   played_ = true;
   decided_ = outcome_after_play(before, pos_, rules_, turn_);
   check_position(pos_);
+  return legal;
 }
 
 void Game::pop() {

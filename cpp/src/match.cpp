@@ -42,15 +42,16 @@ bool Match::roll_opening(int white_die, int black_die) {
   return true;
 }
 
-void Match::play(const Play& p, Dice dice) {
+Play Match::play(const Play& p, Dice dice) {
   if (phase_ == Phase::Opening) throw IllegalMove("the opening roll decides who starts: roll_opening first");
   if (phase_ == Phase::Over) throw IllegalMove("the match is over");
   if (forced_ && !((forced_->d1 == dice.d1 && forced_->d2 == dice.d2) || (forced_->d1 == dice.d2 && forced_->d2 == dice.d1)))
     throw IllegalMove("the first play of this game must use the opening dice " + std::to_string(forced_->d1) + "-" +
                       std::to_string(forced_->d2));
-  game_.push(p, dice);
+  const Play legal = game_.push(p, dice);
   forced_.reset();
   if (const auto o = game_.outcome()) finish_game(*o);
+  return legal;
 }
 
 void Match::finish_game(const Outcome& o) {

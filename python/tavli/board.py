@@ -233,9 +233,8 @@ class Board(_core.Board):
 
     def push(self, play: _core.Play) -> None:
         """Plays a legal play in place; the other side is then to move."""
-        play = self._checked(play)
-        self._push(play)
-        self._stack.append(play)
+        # the stack keeps this board's own play: its steps may be ordered unlike a foreign play's
+        self._stack.append(self._push(self._checked(play)))
 
     def pop(self) -> _core.Play:
         """Undoes the last play and returns it."""

@@ -147,7 +147,7 @@ class Match:
         if not isinstance(play, _core.Play):
             raise ValueError(f"expected a Play, got {type(play).__name__}")
         player = self._core._turn  # not self.board: that copies the game and its history
-        self._core.play(play)
+        play = self._core.play(play)  # this game's own play: a foreign one may order its steps otherwise
         self._games[-1]["turns"].append(
             {"player": player, "dice": list(play.dice), "play": str(play), "steps": [list(s) for s in play.steps]}
         )

@@ -70,7 +70,9 @@ class Game {
   Play find_play_by_result(const Position& result, Dice dice) const;
 
   // Plays a legal play (as returned by legal_plays for `dice`): the other side is then to move.
-  void push(const Play& play, Dice dice);
+  // Returns this position's own play with that result, whose steps are the canonical record of the
+  // play (a play made elsewhere may reach the same result with its steps in another order).
+  Play push(const Play& play, Dice dice);
   void pop();
   std::size_t ply() const { return history_.size(); }
 

@@ -59,7 +59,8 @@ class Match {
   // With Opening::UseOpeningDice, the dice the starter's first play must use.
   std::optional<Dice> forced_dice() const { return forced_; }
   // A legal play of the side to move for `dice`; ends the game (and maybe the match) when it does.
-  void play(const Play& play, Dice dice);
+  // Returns the play as this game's generator orders its steps (see Game::push).
+  Play play(const Play& play, Dice dice);
 
  private:
   void start_game(std::optional<Player> starter);
