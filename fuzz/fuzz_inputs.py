@@ -41,7 +41,7 @@ with atheris.instrument_imports():
 
 Board = tavli.Board
 VALUE_ERRORS = (ValueError,)  # InvalidPosition and IllegalMove are subclasses
-HITTING = {"backgammon", "portes", "tavla"}
+HITTING = {"backgammon", "portes", "tavla", "nackgammon"}  # 15-checker hitting games (not Hypergammon)
 ROW = tavli.ROW_BYTES
 MAX_CHECKED_PLAYS = 16  # per exercised position, to keep one execution in the millisecond range
 
@@ -74,9 +74,17 @@ CONFIGS = [
     ("backgammon", {}),
     ("narde", {}),
     ("narde", {"head_doubles": "64", "prime_check": "step", "prime_borne_off_ahead": False, "koks": True}),
+    ("jacquet", {}),
+    ("jacquet", {"doubles": "n_times", "six_prime": "needs_last_two", "runner_release": "turn", "double_win": False}),
+    ("tawla31", {}),
+    ("tawla31", {"movement": "parallel", "runner_threshold": 19, "dead_position": "off"}),
+    ("nackgammon", {}),
+    ("hypergammon", {}),
+    ("hypergammon", {"checkers": 1, "jacoby_always": True}),
 ]
 KEEP_PLIES = (0, 1, 2, 5, 12, 30, 60, 120)
-MATCH_KINDS = ["tavli", "tavla", "backgammon", "portes", "plakoto", "fevga", "moultezim", "narde"]
+MATCH_KINDS = ["tavli", "tavla", "backgammon", "portes", "plakoto", "fevga", "moultezim", "narde",
+               "jacquet", "tawla31", "nackgammon", "hypergammon"]
 
 
 class Finding(AssertionError):
@@ -345,11 +353,14 @@ def unchanged(b: Board, fn, *args):
 
 
 def check_board(b: Board, deep: bool = True) -> None:
-    """A board the API accepted: 15 checkers a side, and every form round-trips."""
+    """A board the API accepted: 15 checkers a side (Hypergammon: k), and every form round-trips."""
     d = b.to_dict()
+    k = int(d["options"].get("checkers", 3)) if b.variant == "hypergammon" else 15
+    if b.checkers != k:
+        raise Finding(f"Board.checkers is {b.checkers}, the rules say {k}: {d}")
     for side, counts in ((0, d["mover"]), (1, d["opponent"])):
-        if len(counts) != 24 or min(counts) < 0 or sum(counts) + d["bar"][side] + d["off"][side] != 15:
-            raise Finding(f"side {side} does not have 15 checkers: {d}")
+        if len(counts) != 24 or min(counts) < 0 or sum(counts) + d["bar"][side] + d["off"][side] != k:
+            raise Finding(f"side {side} does not have {k} checkers: {d}")
     if Board.from_dict(d) != b:
         raise Finding(f"from_dict(to_dict()) differs: {d}")
     if Board.from_id(b.id()) != b:
@@ -437,7 +448,7 @@ def t_from_id(inp: Input) -> None:
 
 def t_from_gnubg_id(inp: Input) -> None:
     mode = inp.small(3)
-    variant = inp.pick(["backgammon", "portes", "tavla", "plakoto", "fevga", "narde", "bg", "x"])
+    variant = inp.pick(["backgammon", "portes", "tavla", "plakoto", "fevga", "narde", "bg", "x", "nackgammon", "hypergammon"])
     turn = inp.pick([0, 1, 0, 1, -1, 2, True, None, "0", 1.0])
     options = inp.options() if inp.byte() > 230 else {}
     if mode == 0:
@@ -461,7 +472,7 @@ XG_CHARS = "-ABCDEFGHIJKLMNOabcdefghijklmno"
 
 def t_from_xgid(inp: Input) -> None:
     mode = inp.small(3)
-    variant = inp.pick(["backgammon", "portes", "tavla", "plakoto", "fevga", "narde", "bg", "x"])
+    variant = inp.pick(["backgammon", "portes", "tavla", "plakoto", "fevga", "narde", "bg", "x", "nackgammon", "hypergammon"])
     if mode == 0:
         text = inp.text()
     elif mode == 1:
@@ -909,7 +920,7 @@ def t_evaluate_batch(inp: Input) -> None:
     if res is None:
         return
     arr = np.asarray(rows).reshape(-1, ROW)
-    if res.shape != (len(arr), 7) or not np.all(np.isfinite(res)):
+    if res.shape != (len(arr), 8) or not np.all(np.isfinite(res)):
         raise Finding(f"evaluate_batch returned {res.shape} for {len(arr)} rows")
     probs = res[:, :6]
     if np.any(probs < -1e-5) or np.any(probs > 1 + 1e-5):

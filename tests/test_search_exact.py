@@ -52,13 +52,13 @@ def equity(p):
 
 
 def f32_inv(p):
-    w, wd, wt, ld, lt, dr = (F(x) for x in p)
+    w, wd, wt, ld, lt, dr = (F(x) for x in p[:6])  # margin (index 6) is 0 in these games
     return (F(F(F(1) - w) - dr), ld, lt, wd, wt, dr)
 
 
 def f32_equity(p):
     """Probabilities::equity() in float32, operation by operation."""
-    w, wd, wt, ld, lt, dr = (F(x) for x in p)
+    w, wd, wt, ld, lt, dr = (F(x) for x in p[:6])  # margin (index 6) is 0 in these games
     lose = F(F(F(1) - w) - dr)
     return F(F(F(w - lose) + F(wd - ld)) + F(wt - lt))
 

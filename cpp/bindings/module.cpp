@@ -20,7 +20,7 @@ using namespace tavli;
 namespace {
 
 py::tuple probs_tuple(const Probabilities& p) {
-  return py::make_tuple(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw);
+  return py::make_tuple(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.margin);
 }
 
 SearchOptions search_options(int plies, const std::vector<std::tuple<int, int, double>>& filters, int threads,
@@ -143,7 +143,7 @@ void fill_side(SideState& s, const std::vector<int>& counts, int bar, int off, c
 
 py::object outcome_to_py(const std::optional<Outcome>& o) {
   if (!o) return py::none();
-  static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw"};
+  static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw", "checkers"};
   py::object winner = o->winner < 0 ? py::object(py::none()) : py::object(py::int_(o->winner));
   return py::make_tuple(winner, o->points, kinds[static_cast<int>(o->kind)]);
 }
@@ -288,6 +288,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("_options", [](const Game& g) { return g.rules().non_default_options(); })
       .def_property_readonly("_all_options", [](const Game& g) { return g.rules().all_options(); })
       .def_property_readonly("turn", [](const Game& g) { return int(g.turn()); })
+      .def_property_readonly("checkers", [](const Game& g) { return g.rules().checkers; },
+                             "Checkers per side: 15, or k in Hypergammon.")
       .def_property_readonly("_mover", [](const Game& g) { return side_counts(g.position().own()); })
       .def_property_readonly("_opponent", [](const Game& g) { return side_counts(g.position().opp()); })
       .def_property_readonly("_bar", [](const Game& g) {
@@ -455,7 +457,7 @@ PYBIND11_MODULE(_core, m) {
         return play_to_py(mt.play(play->play, play->dice), play->dice);
       })
       .def_property_readonly("results", [](const Match& mt) {
-        static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw"};
+        static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw", "checkers"};
         py::list out;
         for (const GameResult& r : mt.results()) {
           py::dict d;
@@ -502,7 +504,7 @@ PYBIND11_MODULE(_core, m) {
     }
     if (plies < 0 || plies > 8) throw std::invalid_argument("plies must be 0..8 for batch evaluation");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
-    py::array_t<float> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(7)});
+    py::array_t<float> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(kEvalColumns)});
     float* o = out.mutable_data();
     {
       py::gil_scoped_release release;

@@ -80,8 +80,9 @@ void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t 
   parallel_ranges(n, std::max(1, threads), [&](std::int64_t b, std::int64_t e, int) {
     for (std::int64_t i = b; i < e; ++i) {
       const Probabilities p = evaluate(positions[i], rules, heuristic_evaluator(), opt).probabilities;
-      const float v[7] = {p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.equity()};
-      std::copy(v, v + 7, out + 7 * i);
+      const float v[kEvalColumns] = {p.win,  p.win_double, p.win_triple, p.lose_double,
+                                     p.lose_triple, p.draw, p.margin, p.equity()};
+      std::copy(v, v + kEvalColumns, out + kEvalColumns * i);
     }
   });
 }

@@ -20,6 +20,11 @@ Probabilities terminal_probabilities(const Outcome& o, Player to_move) {
     return p;
   }
   const bool mover_wins = o.winner == static_cast<int>(to_move);
+  if (o.kind == ResultKind::Checkers) {  // Tawla 31: one point per checker left, no kinds of win
+    p.win = mover_wins ? 1.0f : 0.0f;
+    p.margin = static_cast<float>(mover_wins ? o.points - 1 : 1 - o.points);
+    return p;
+  }
   // By points, so that equity is in the game's points: a mother win is a double, or a triple with
   // mother_points = 3.
   const bool dbl = o.points >= 2;
@@ -49,9 +54,9 @@ struct SideSummary {
   std::uint32_t blots = 0;    // points with exactly one (free: not pinned)
 };
 
-SideSummary summarize(const SideState& s) {
+SideSummary summarize(const SideState& s, int checkers) {
   SideSummary x;
-  x.checkers = kCheckers - s.off;
+  x.checkers = checkers - s.off;
 #if defined(__SSE2__)
   // The 24 counts in two registers: masks by comparison, pips by a weighted sum.
   const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.n));       // n[0..15]
@@ -292,14 +297,44 @@ class HeuristicEvaluator final : public Evaluator {
 
  private:
   static Probabilities one(const Position& pos, const Rules& rules) {
-    const SideSummary me = summarize(pos.own()), op = summarize(pos.opp());
-    if (is_race(pos, rules)) return race_from(pos, me, op);
-    switch (rules.contact) {
-      case Contact::Hit: return from_score(hitting_score(pos, rules, me, op), pos, rules, 0.35f);
-      case Contact::Pin: return from_score(plakoto_score(pos, rules, me, op), pos, rules, 0.45f);
-      case Contact::Block: return from_score(blocking_score(pos, rules, me, op), pos, rules, 0.30f);
+    const SideSummary me = summarize(pos.own(), rules.checkers), op = summarize(pos.opp(), rules.checkers);
+    Probabilities p;
+    if (is_race(pos, rules)) {
+      p = race_from(pos, me, op);
+    } else {
+      switch (rules.contact) {
+        case Contact::Hit: p = from_score(hitting_score(pos, rules, me, op), pos, rules, 0.35f); break;
+        case Contact::Pin: p = from_score(plakoto_score(pos, rules, me, op), pos, rules, 0.45f); break;
+        case Contact::Block: p = from_score(blocking_score(pos, rules, me, op), pos, rules, 0.30f); break;
+      }
     }
-    return {};
+    return scored(p, pos, rules, me, op);
+  }
+
+  // What the game's scoring makes of the estimates: no doubles where every win is single, and for
+  // Tawla 31 the expected count of checkers the loser keeps.
+  static Probabilities scored(Probabilities p, const Position& pos, const Rules& rules, const SideSummary& me,
+                              const SideSummary& op) {
+    if (rules.scoring != Scoring::Single && rules.scoring != Scoring::CheckersLeft) return p;
+    p.win_double = p.win_triple = p.lose_double = p.lose_triple = 0.0f;
+    if (rules.scoring == Scoring::CheckersLeft)
+      p.margin = p.win * (expected_left(pos.opp(), op, me, false) - 1.0f) -
+                 p.lose() * (expected_left(pos.own(), me, op, true) - 1.0f);
+    return p;
+  }
+
+  // A rough count of the loser's checkers left when the winner finishes: the winner needs about
+  // rolls_for(...) rolls; the loser first brings every checker home, then bears off about two a roll.
+  static float expected_left(const SideState& loser, const SideSummary& l, const SideSummary& w, bool loser_on_roll) {
+    int to_home = 0;
+    for (std::uint32_t m = loser.occ & ~kHomeMask; m; m &= m - 1) {
+      const int r = lowest_bit(m);
+      to_home += loser.n[r] * (18 - r);
+    }
+    const float winner_rolls = rolls_for(static_cast<float>(w.pips), w.checkers).mean;
+    const float loser_rolls = winner_rolls - (loser_on_roll ? 0.0f : 1.0f);  // the winner rolls first
+    const float bearing = std::max(0.0f, loser_rolls - to_home / 8.1667f);
+    return std::clamp(static_cast<float>(l.checkers) - 2.0f * bearing, 1.0f, static_cast<float>(l.checkers));
   }
 };
 

@@ -9,13 +9,26 @@ namespace tavli {
 Position start_position(const Rules& rules) {
   Position p = Position::empty();
   for (auto& s : p.side) {
-    if (rules.start == StartLayout::Stack) {
-      s.n[0] = kCheckers;
-    } else {  // 24-pt 2, 13-pt 5, 8-pt 3, 6-pt 5
-      s.n[0] = 2;
-      s.n[11] = 5;
-      s.n[16] = 3;
-      s.n[18] = 5;
+    switch (rules.start) {
+      case StartLayout::Stack:
+        s.n[0] = static_cast<std::uint8_t>(rules.checkers);
+        break;
+      case StartLayout::Backgammon:  // 24-pt 2, 13-pt 5, 8-pt 3, 6-pt 5
+        s.n[0] = 2;
+        s.n[11] = 5;
+        s.n[16] = 3;
+        s.n[18] = 5;
+        break;
+      case StartLayout::Nackgammon:  // 24-pt 2, 23-pt 2, 13-pt 4, 8-pt 3, 6-pt 4 (RULES-KIN.md §4)
+        s.n[0] = 2;
+        s.n[1] = 2;
+        s.n[11] = 4;
+        s.n[16] = 3;
+        s.n[18] = 4;
+        break;
+      case StartLayout::Hyper:  // one each on the 24-, 23-, 22-points (RULES-KIN.md §5)
+        for (int r = 0; r < rules.checkers; ++r) s.n[r] = 1;
+        break;
     }
     if (rules.head_limit) s.flags = SideState::kFirstTurn;  // Narde: both sides still to play
   }
@@ -43,21 +56,22 @@ void validate_position(const Position& pos, const Rules& rules) {
     const std::string name = who[s];
     int total = st.bar + st.off;
     for (int r = 0; r < kPoints; ++r) {
-      if (st.n[r] > kCheckers)
+      if (st.n[r] > rules.checkers)
         throw InvalidPosition(name + " has " + std::to_string(st.n[r]) + " checkers on point " + std::to_string(r) +
-                              " (at most 15)");
+                              " (at most " + std::to_string(rules.checkers) + ")");
       total += st.n[r];
     }
-    if (total != kCheckers)
+    if (total != rules.checkers)
       throw InvalidPosition(name + " has " + std::to_string(total) +
-                            " checkers (on board + bar + off); every side has exactly 15");
+                            " checkers (on board + bar + off); every side has exactly " +
+                            std::to_string(rules.checkers) + " in " + game);
     if (st.bar != 0 && rules.contact != Contact::Hit)
       throw InvalidPosition(name + " has checkers on the bar, but nothing is ever hit in " + game);
     if (st.flags & ~SideState::kFirstTurn) throw InvalidPosition(name + ": unknown flag bits");
     if (st.flags & SideState::kFirstTurn) {
       if (!rules.head_limit)
         throw InvalidPosition(name + " has the first-turn flag set, which no rule of " + game + " uses");
-      if (st.n[0] != kCheckers)
+      if (st.n[0] != rules.checkers)
         throw InvalidPosition(name + " is marked as not having played yet, but has checkers off its start");
     }
     if (st.pinned & ~kBoardMask) throw InvalidPosition(name + ": pin mask beyond the 24 points");
@@ -83,7 +97,7 @@ void validate_position(const Position& pos, const Rules& rules) {
     throw InvalidPosition("point " + std::to_string(r) + " (mover's route index) is held by both sides" +
                           (rules.contact == Contact::Pin ? " without a pin" : ""));
   }
-  if (pos.own().off == kCheckers)
+  if (pos.own().off == rules.checkers)
     throw InvalidPosition("the side to move has already borne off all its checkers (the game ended before)");
 }
 
@@ -92,9 +106,10 @@ namespace {
 std::optional<Outcome> bear_off_outcome(const Position& pos, const Rules& rules, Player to_move) {
   const SideState& winner = pos.opp();  // the side that made the last play
   const SideState& loser = pos.own();
-  if (winner.off != kCheckers) return std::nullopt;
+  if (winner.off != rules.checkers) return std::nullopt;
   const int w = other(to_move);
-  if (loser.off > 0) return Outcome{w, 1, ResultKind::Single};
+  if (rules.scoring == Scoring::CheckersLeft) return Outcome{w, rules.checkers - loser.off, ResultKind::Checkers};
+  if (loser.off > 0 || rules.scoring == Scoring::Single) return Outcome{w, 1, ResultKind::Single};
   // The winner's home board in the loser's frame: r0..5 (contrary) or r6..11 (parallel).
   const std::uint32_t winners_home = rules.movement == Movement::Contrary ? range_mask(0, 5) : range_mask(6, 11);
   const bool caught = (loser.occ & winners_home) != 0;
@@ -113,7 +128,11 @@ std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules, Pla
     if (own_pinned && pos.opp().n[0] == 0) return Outcome{other(to_move), rules.mother_points, ResultKind::Mother};
     if (opp_pinned && pos.own().n[0] == 0) return Outcome{to_move, rules.mother_points, ResultKind::Mother};
   }
-  return bear_off_outcome(pos, rules, to_move);
+  if (auto o = bear_off_outcome(pos, rules, to_move)) return o;
+  if (rules.dead_position_draw && !has_any_step(pos.own(), pos.opp(), rules) &&
+      !has_any_step(pos.opp(), pos.own(), rules))
+    return Outcome{-1, 0, ResultKind::Draw};
+  return std::nullopt;
 }
 
 std::optional<Outcome> outcome_after_play(const Position& before, const Position& after, const Rules& rules,
@@ -147,9 +166,10 @@ bool dice_fit(const int* need, const bool* at_least, int n, int* left) {
 }  // namespace
 
 Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice dice, const Rules& rules) {
-  if (nsteps > dice.steps())
+  const int max_steps = rules.steps(dice.d1, dice.d2);
+  if (nsteps > max_steps)
     throw IllegalMove("a roll of " + std::to_string(dice.d1) + "-" + std::to_string(dice.d2) + " gives at most " +
-                      std::to_string(dice.steps()) + " steps, the play has " + std::to_string(nsteps));
+                      std::to_string(max_steps) + " steps, the play has " + std::to_string(nsteps));
   int need[kMaxSteps];
   bool at_least[kMaxSteps];
   Position p = pos;
@@ -168,7 +188,7 @@ Position apply_steps(const Position& pos, const Step* steps, int nsteps, Dice di
     apply_step(p, from, to, rules.contact, rules.movement);
   }
   int left[7] = {0, 0, 0, 0, 0, 0, 0};
-  if (dice.is_double()) left[dice.d1] = 4;
+  if (dice.is_double()) left[dice.d1] = max_steps;
   else left[dice.d1] = left[dice.d2] = 1;
   if (!dice_fit(need, at_least, nsteps, left))
     throw IllegalMove("the steps do not match the dice " + std::to_string(dice.d1) + "-" + std::to_string(dice.d2));

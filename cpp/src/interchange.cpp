@@ -64,13 +64,14 @@ Position position_from_gnubg_id(const std::string& id_in, const Rules& rules) {
     for (int slot = 0; slot < 25; ++slot) {
       int n = 0;
       while (get()) {
-        if (++n > kCheckers || ++total > kCheckers)
-          throw InvalidPosition("GNU Backgammon Position ID: more than 15 checkers for one player");
+        if (++n > rules.checkers || ++total > rules.checkers)
+          throw InvalidPosition("GNU Backgammon Position ID: more than " + std::to_string(rules.checkers) +
+                                " checkers for one player");
       }
       if (slot == 24) s->bar = static_cast<std::uint8_t>(n);
       else s->n[23 - slot] = static_cast<std::uint8_t>(n);
     }
-    s->off = static_cast<std::uint8_t>(kCheckers - total);
+    s->off = static_cast<std::uint8_t>(rules.checkers - total);
   }
   for (; bit_index < 80; ++bit_index)
     if ((key[static_cast<std::size_t>(bit_index / 8)] >> (bit_index % 8)) & 1u)
@@ -166,8 +167,9 @@ Position position_from_xgid(const std::string& text, const Rules& rules, Player*
   for (SideState* s : {&white, &black}) {
     int total = s->bar;
     for (int r = 0; r < kPoints; ++r) total += s->n[r];
-    if (total > kCheckers) throw InvalidPosition("XGID position: more than 15 checkers for one player");
-    s->off = static_cast<std::uint8_t>(kCheckers - total);
+    if (total > rules.checkers)
+      throw InvalidPosition("XGID position: more than " + std::to_string(rules.checkers) + " checkers for one player");
+    s->off = static_cast<std::uint8_t>(rules.checkers - total);
   }
   *to_move = turn == 1 ? kWhite : kBlack;
   Position pos = Position::empty();

@@ -45,7 +45,9 @@ constexpr std::uint32_t kR2bFront = range_mask(13, 18);    // six points in fron
 // calls is O(1), and the hash of every stored play is kept beside it so probes rarely touch plays.
 struct Collector {
   static constexpr int kMinBits = 8;
-  static constexpr int kMaxBits = 13;  // 8192 slots: load factor <= 1/2 at kMaxPlays
+  static constexpr int kMaxBits = 17;  // 131072 slots: load factor <= 1/2 at kMaxPlays
+  static_assert(kMaxPlays < (1 << 16), "a slot keeps the play's index in 16 bits");
+  static_assert(2 * kMaxPlays <= (1 << kMaxBits), "the table must stay at most half full");
 
   MoveList* list = nullptr;
   int best_depth = -1;
@@ -172,6 +174,10 @@ struct MoveGenerator::Impl {
   std::uint32_t forbid_full[2] = {0, 0};  // R1 / R2a / R2b: the mover may not hold all of these points
   bool r2c = false;                       // R2c: at most four points of r12..r17
   bool runner_live = false;           // the mover starts the turn in the runner phase
+  // The runner threshold for this turn: the rules', or 24 (never reached) when the runner's arrival
+  // frees the others only from the next turn (runner_release=turn) and this turn starts in the phase.
+  int runner_threshold = 0;
+  bool jacquet_six_prime = false;     // Jacquet: six consecutive points need r22 and r23
   bool bearoff_live = false;          // few enough checkers outside home that a bear-off can come
 
   bool soft_ok(const Position& p) const {
@@ -215,7 +221,20 @@ struct MoveGenerator::Impl {
     if ((occ & forbid_full[0]) == forbid_full[0] && forbid_full[0]) return false;
     if ((occ & forbid_full[1]) == forbid_full[1] && forbid_full[1]) return false;
     if (r2c && popcount(occ & kR2Quarter) > 4) return false;
+    if (jacquet_six_prime && !jacquet_six_prime_ok(occ)) return false;
     return rules->six_prime != PrimeCheck::Play || six_prime_ok(p);
+  }
+
+  // Jacquet's needs_last_two (RULES-KIN.md §2.5): six consecutive points counted along the
+  // opponent's route (his s..s+5, 0 <= s <= 18, so a run may cross my r23 -> r0 but not my
+  // r11 -> r12) are allowed only while holding r22 and r23.
+  bool jacquet_six_prime_ok(std::uint32_t occ) const {
+    constexpr std::uint32_t kLastTwo = (1u << 22) | (1u << 23);
+    if ((occ & kLastTwo) == kLastTwo) return true;
+    const std::uint32_t theirs = opp_in_my_frame(occ, movement);  // my points in his route's order
+    std::uint32_t walls = theirs;
+    for (int k = 1; k < 6; ++k) walls &= theirs >> k;
+    return walls == 0;
   }
 
   // Applies one step in place (and counts head departures); returns what it did to the opponent.
@@ -253,7 +272,7 @@ struct MoveGenerator::Impl {
   // pipeline), restricted to sources >= min_src and in `allowed`. The bar is handled by callers.
   template <Contact C>
   std::uint32_t step_sources(const SideState& me, int d, int min_src, std::uint32_t allowed) const {
-    std::uint32_t movable = (runner_live ? movable_points(me, rules->runner_threshold) : me.occ) & allowed;
+    std::uint32_t movable = (runner_live ? movable_points(me, runner_threshold) : me.occ) & allowed;
     if (C == Contact::Pin) movable &= ~me.pinned;
     if (head_left <= 0) movable &= ~1u;
     if (min_src > 0) movable &= ~kBelow[min_src];
@@ -292,7 +311,7 @@ struct MoveGenerator::Impl {
         }
       } else {
         const bool order_free = doubles && !per_step_r1 && !per_step_prime &&
-                                !in_runner_phase(me, rules->runner_threshold);
+                                !in_runner_phase(me, runner_threshold);
         for (std::uint32_t sources = step_sources<C>(me, d, min_src, allowed); sources; sources &= sources - 1) {
           const int from = lowest_bit(sources);
           const int to = from + d >= kPoints ? kOff : from + d;
@@ -404,6 +423,26 @@ struct MoveGenerator::Impl {
   }
 };
 
+bool has_any_step(const SideState& me, const SideState& opp, const Rules& rules) {
+  std::uint32_t closed;
+  if (rules.contact == Contact::Block) {
+    closed = opp_in_my_frame(opp.occ, rules.movement);
+  } else {
+    std::uint32_t two = 0;
+    for (std::uint32_t m = opp.occ; m; m &= m - 1)
+      if (opp.n[lowest_bit(m)] >= 2) two |= bit(lowest_bit(m));
+    closed = opp_in_my_frame(two, rules.movement) | (rules.contact == Contact::Pin ? me.pinned : 0u);
+  }
+  if (rules.contact == Contact::Hit && me.bar) return (~closed & 0x3Fu) != 0;  // an entry point r0..r5 is open
+  std::uint32_t movable = movable_points(me, rules.runner_threshold);
+  if (rules.contact == Contact::Pin) movable &= ~me.pinned;
+  for (int d = 1; d <= 6; ++d)
+    if (movable & ~(closed >> d) & kStays[d]) return true;
+  // All home: a 6 bears off the farthest checker (unless a pinned checker forbids bearing off).
+  return me.occ && !must_stay_on_board(me) && (movable & kHomeMask) &&
+         (rules.contact != Contact::Pin || rules.bearoff_with_pinned || me.pinned == 0);
+}
+
 MoveGenerator::MoveGenerator() : impl_(new Impl) {}
 MoveGenerator::~MoveGenerator() { delete impl_; }
 
@@ -414,7 +453,7 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
   s.contact = rules.contact;
   s.movement = rules.movement;
   s.doubles = dice.is_double();
-  s.nsteps = dice.steps();
+  s.nsteps = rules.steps(dice.d1, dice.d2);
   s.per_step_r1 = rules.start_quarter == StartQuarterCheck::Step;
   s.per_step_prime = rules.six_prime == PrimeCheck::Step;
   s.bearoff_pinned_ok = rules.bearoff_with_pinned;
@@ -471,8 +510,11 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
     const std::uint32_t free_targets = targets & ~opp_in_my_frame(start.own().occ, rules.movement);
     if (popcount(free_targets) > s.nsteps) s.r4_live = false;
   }
+  s.runner_threshold = rules.runner_release_turn && in_runner_phase(start.own(), rules.runner_threshold)
+                           ? kPoints
+                           : rules.runner_threshold;
   const bool order_dependent_steps =
-      s.per_step_r1 || s.per_step_prime || in_runner_phase(start.own(), rules.runner_threshold);
+      s.per_step_r1 || s.per_step_prime || in_runner_phase(start.own(), s.runner_threshold);
   // Checkers outside home (and on the bar): a bear-off needs one step for each of them first.
   int outside = start.own().bar;
   for (std::uint32_t m = start.own().occ & ~kHomeMask; m; m &= m - 1) outside += start.own().n[lowest_bit(m)];
@@ -488,8 +530,10 @@ void MoveGenerator::generate(const Position& start, const Rules& rules, Dice dic
                      : rules.opp_start_quarter == OppStartQuarter::R2b ? (o.n[0] ? kR2bFront : 0)
                                                                        : 0;
   s.r2c = rules.opp_start_quarter == OppStartQuarter::R2c;
-  s.has_hard_constraints = s.forbid_full[0] || s.forbid_full[1] || s.r2c || rules.six_prime == PrimeCheck::Play;
-  s.runner_live = in_runner_phase(start.own(), rules.runner_threshold);
+  s.jacquet_six_prime = rules.six_prime_needs_last_two;
+  s.has_hard_constraints =
+      s.forbid_full[0] || s.forbid_full[1] || s.r2c || s.jacquet_six_prime || rules.six_prime == PrimeCheck::Play;
+  s.runner_live = in_runner_phase(start.own(), s.runner_threshold);
   s.all.reset(&out);
   if (s.soft_before) s.preferred.reset(&s.preferred_list);
   else s.preferred.best_depth = kMaxSteps + 1;  // never records

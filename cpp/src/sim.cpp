@@ -65,14 +65,14 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
     pos = *opt.start;
     mover = opt.start_turn;
   } else {
-    // The opening throw: one die each, ties again. Backgammon opens with those two dice; the other
-    // games roll again (RULES.md §9).
+    // The opening throw: one die each, ties again. Backgammon, Nackgammon and Hypergammon open with
+    // those two dice; the other games roll again (RULES.md §9, RULES-KIN.md §1).
     do {
       white_die = rng.die();
       black_die = rng.die();
     } while (white_die == black_die);
     mover = white_die > black_die ? kWhite : kBlack;
-    opening_dice = rules.variant == Variant::Backgammon;
+    opening_dice = rules.info().opening_dice;
     pos = start_position(rules);
   }
   out.starter = static_cast<std::int8_t>(mover);

@@ -32,36 +32,51 @@ OptionSpec unblock_priority_option() {
           "apply the unblock preference after the maximum-dice and higher-die rules, or before them (D-ORDER)"};
 }
 
+OptionSpec kin_runner_threshold_option() {
+  return {"runner_threshold", {{"18"}, {"19"}}, 0, true,
+          "the first checker must reach the last quarter (r >= 18) before others move, or pass its first point "
+          "(r >= 19, a literal reading only) (K-RUNNER)"};
+}
+OptionSpec runner_release_option() {
+  return {"runner_release", {{"step", "per_step"}, {"turn", "per_turn"}}, 0, false,
+          "the runner's arrival frees the other checkers for the rest of the same roll, or from the next turn "
+          "(K-RELEASE)"};
+}
+OptionSpec dead_position_option() {
+  return {"dead_position", {{"draw"}, {"off", "none"}}, 0, false,
+          "end the game as a draw when neither side has a legal step for any die value (RULES-KIN.md §8.5)"};
+}
+
 std::vector<VariantInfo> build_table() {
   std::vector<VariantInfo> t;
   t.push_back({Variant::Fevga, "fevga", {"φεύγα", "fevgas", "feuga"}, Movement::Parallel, Contact::Block,
-               StartLayout::Stack,
+               StartLayout::Stack, false,
                {runner_threshold_option(), startq_option(true),
                 {"opp_start_quarter", {{"off", "none"}, {"R2a"}, {"R2b"}, {"R2c"}}, 0, false,
                  "R2: no six in r12..r17 (R2a), none of r13..r18 all held while the opponent has a start stack (R2b), "
                  "at most four of r12..r17 (R2c) (D-R2)"},
                 unblock_option(0), unblock_priority_option()}});
   t.push_back({Variant::Moultezim, "moultezim", {"moultezin", "multezim", "μουλτεζίμ"}, Movement::Parallel,
-               Contact::Block, StartLayout::Stack,
+               Contact::Block, StartLayout::Stack, false,
                {runner_threshold_option(),
                 {"primes", {{"R2c"}, {"R1"}, {"none", "off"}}, 0, false,
                  "prime limit: at most four points of the opponent's starting table (R2c, bkgm), "
                  "not all of one's own starting quarter (R1, pbmserv/FIBS), or none (D-MOULTEZIM)"},
                 startq_option(false), unblock_option(2), unblock_priority_option()}});
   t.push_back({Variant::Plakoto, "plakoto", {"πλακωτό", "plakwto", "tapa"}, Movement::Contrary, Contact::Pin,
-               StartLayout::Stack,
+               StartLayout::Stack, false,
                {{"bearoff_with_pinned", {{"false", "no", "0"}, {"true", "yes", "1"}}, 0, false,
                  "allow bearing off while one of your checkers is pinned (D-PINBEAROFF)"},
                 {"mother", {{"state"}, {"at_pin_only"}, {"off", "none"}}, 0, false,
                  "mother rule: judged on every position (state), only when the pin is made, or off (D-MOTHER)"},
                 {"mother_points", {{"2"}, {"3"}}, 0, true, "points for a mother win (D-MOTHER)"}}});
-  t.push_back({Variant::Portes, "portes", {"πόρτες"}, Movement::Contrary, Contact::Hit, StartLayout::Backgammon, {}});
+  t.push_back({Variant::Portes, "portes", {"πόρτες"}, Movement::Contrary, Contact::Hit, StartLayout::Backgammon, false, {}});
   t.push_back({Variant::Tavla, "tavla", {"tavla-tr", "τάβλα"}, Movement::Contrary, Contact::Hit,
-               StartLayout::Backgammon, {}});
+               StartLayout::Backgammon, false, {}});
   t.push_back({Variant::Backgammon, "backgammon", {"bg", "gnubg"}, Movement::Contrary, Contact::Hit,
-               StartLayout::Backgammon, {}});
+               StartLayout::Backgammon, true, {}});
   t.push_back({Variant::Narde, "narde", {"long-narde", "long_nardy", "nardy", "нарды", "длинные нарды"},
-               Movement::Parallel, Contact::Block, StartLayout::Stack,
+               Movement::Parallel, Contact::Block, StartLayout::Stack, false,
                {{"head_doubles", {{"643", "6-4-3"}, {"64", "6-4"}}, 0, false,
                  "first-turn doubles that let two checkers leave the head (D-NARDE-HEAD)"},
                 {"prime_check", {{"play", "end_of_play"}, {"step", "per_step"}}, 0, false,
@@ -70,6 +85,33 @@ std::vector<VariantInfo> build_table() {
                  "an opponent's borne-off checker counts as ahead of a six-prime (D-NARDE-PRIME)"},
                 {"koks", {{"false", "no", "0"}, {"true", "yes", "1"}}, 0, false,
                  "house rule: 3 points when the loser bore off none and has a checker in the winner's home (D-NARDE-SCORE)"}}});
+  // Kin games (RULES-KIN.md). Not offered: Jacquet's reading B (`ruleset=moulidars`: hitting), which
+  // RULES-KIN.md §2.10 leaves unspecified until a primary text has been read.
+  t.push_back({Variant::Jacquet, "jacquet", {"jacquet-de-versailles", "jaquet"}, Movement::Parallel, Contact::Block,
+               StartLayout::Stack, false,
+               {kin_runner_threshold_option(), runner_release_option(),
+                {"six_prime", {{"free"}, {"needs_last_two"}}, 0, false,
+                 "six consecutive points (along the opponent's route) allowed freely, or only while holding r22 and "
+                 "r23 (K-PRIME)"},
+                {"doubles", {{"four", "4"}, {"n_times", "n"}}, 0, false,
+                 "a double is played four times, or n times as in Jacquet de Versailles (K-DOUBLES)"},
+                {"double_win", {{"true", "yes", "1", "on"}, {"false", "no", "0", "off"}}, 0, false,
+                 "2 points when the loser has borne off none (K-DOUBLE)"},
+                dead_position_option()}});
+  t.push_back({Variant::Tawla31, "tawla31", {"tawla-31", "tawla_31", "maghribiyyah", "mughrabieh", "moughrabieh"},
+               Movement::Contrary, Contact::Block, StartLayout::Stack, false,
+               {{"movement", {{"contrary"}, {"parallel"}}, 0, false,
+                 "the sides move in opposite directions (every rule source), or in parallel (the Fevga infobox "
+                 "reading, W-MOVE)"},
+                kin_runner_threshold_option(), runner_release_option(), dead_position_option()}});
+  t.push_back({Variant::Nackgammon, "nackgammon", {"nack"}, Movement::Contrary, Contact::Hit,
+               StartLayout::Nackgammon, true, {}});
+  t.push_back({Variant::Hypergammon, "hypergammon", {"hyper", "hypergammon3"}, Movement::Contrary, Contact::Hit,
+               StartLayout::Hyper, true,
+               {{"checkers", {{"3"}, {"2"}, {"1"}}, 0, true, "checkers per side (gnubg hypergammon1..3)"},
+                {"jacoby_always", {{"false", "no", "0", "off"}, {"true", "yes", "1", "on"}}, 0, false,
+                 "gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube "
+                 "yet, so every win is then single (H-JACOBY)"}}});
   return t;
 }
 
@@ -107,47 +149,76 @@ void apply_option_values(Rules& r) {
       if (specs[i].name == name) return specs[i].choices[r.option_index[i]][0];
     throw std::logic_error(std::string("option missing from the table: ") + name);
   };
-  // Games without the Fevga family's rules.
-  if (r.variant != Variant::Fevga && r.variant != Variant::Moultezim) {
-    r.runner_threshold = 0;
-    r.start_quarter = StartQuarterCheck::Off;
-    r.opp_start_quarter = OppStartQuarter::Off;
-    r.unblock = Unblock::None;
-    if (r.variant == Variant::Backgammon) r.scoring = Scoring::Backgammon;
-    if (r.variant == Variant::Plakoto) {
+  // Defaults of the games without the Fevga family's rules; each case below sets its own.
+  r.runner_threshold = 0;
+  r.start_quarter = StartQuarterCheck::Off;
+  r.opp_start_quarter = OppStartQuarter::Off;
+  r.unblock = Unblock::None;
+  switch (r.variant) {
+    case Variant::Fevga:
+    case Variant::Moultezim: {
+      r.runner_threshold = std::stoi(value("runner_threshold"));
+      const std::string& uq = value("unblock");
+      r.unblock = uq == "R4_result" ? Unblock::R4Result : uq == "none" ? Unblock::None : Unblock::R3StartOfTurn;
+      r.unblock_priority = value("unblock_priority") == "before_max_dice" ? UnblockPriority::BeforeMaxDice
+                                                                          : UnblockPriority::AfterMaxDice;
+      const std::string& sq = value("startq_check");
+      const StartQuarterCheck timing = sq == "step" ? StartQuarterCheck::Step : StartQuarterCheck::Play;
+      if (r.variant == Variant::Fevga) {
+        r.start_quarter = sq == "off" ? StartQuarterCheck::Off : timing;
+        const std::string& r2 = value("opp_start_quarter");
+        r.opp_start_quarter = r2 == "R2a"   ? OppStartQuarter::R2a
+                              : r2 == "R2b" ? OppStartQuarter::R2b
+                              : r2 == "R2c" ? OppStartQuarter::R2c
+                                            : OppStartQuarter::Off;
+      } else {  // Moultezim: the `primes` profile picks R1 or R2c (RULES.md §7.1)
+        const std::string& primes = value("primes");
+        r.start_quarter = primes == "R1" ? timing : StartQuarterCheck::Off;
+        r.opp_start_quarter = primes == "R2c" ? OppStartQuarter::R2c : OppStartQuarter::Off;
+      }
+      break;
+    }
+    case Variant::Plakoto: {
       r.bearoff_with_pinned = value("bearoff_with_pinned") == "true";
       const std::string& m = value("mother");
       r.mother = m == "state" ? MotherRule::State : m == "at_pin_only" ? MotherRule::AtPinOnly : MotherRule::Off;
       r.mother_points = std::stoi(value("mother_points"));
+      break;
     }
-    if (r.variant == Variant::Narde) {
+    case Variant::Narde:
       r.head_limit = 1;
       r.head_doubles = value("head_doubles") == "643" ? static_cast<std::uint8_t>((1 << 6) | (1 << 4) | (1 << 3))
                                                       : static_cast<std::uint8_t>((1 << 6) | (1 << 4));
       r.six_prime = value("prime_check") == "step" ? PrimeCheck::Step : PrimeCheck::Play;
       r.prime_borne_off_ahead = value("prime_borne_off_ahead") == "true";
       r.koks = value("koks") == "true";
-    }
-    return;
-  }
-  r.runner_threshold = std::stoi(value("runner_threshold"));
-  const std::string& uq = value("unblock");
-  r.unblock = uq == "R4_result" ? Unblock::R4Result : uq == "none" ? Unblock::None : Unblock::R3StartOfTurn;
-  r.unblock_priority =
-      value("unblock_priority") == "before_max_dice" ? UnblockPriority::BeforeMaxDice : UnblockPriority::AfterMaxDice;
-  const std::string& sq = value("startq_check");
-  const StartQuarterCheck timing = sq == "step" ? StartQuarterCheck::Step : StartQuarterCheck::Play;
-  if (r.variant == Variant::Fevga) {
-    r.start_quarter = sq == "off" ? StartQuarterCheck::Off : timing;
-    const std::string& r2 = value("opp_start_quarter");
-    r.opp_start_quarter = r2 == "R2a"   ? OppStartQuarter::R2a
-                          : r2 == "R2b" ? OppStartQuarter::R2b
-                          : r2 == "R2c" ? OppStartQuarter::R2c
-                                        : OppStartQuarter::Off;
-  } else {  // Moultezim: the `primes` profile picks R1 or R2c (RULES.md §7.1)
-    const std::string& primes = value("primes");
-    r.start_quarter = primes == "R1" ? timing : StartQuarterCheck::Off;
-    r.opp_start_quarter = primes == "R2c" ? OppStartQuarter::R2c : OppStartQuarter::Off;
+      break;
+    case Variant::Portes:
+    case Variant::Tavla:
+      break;
+    case Variant::Backgammon:
+    case Variant::Nackgammon:
+      r.scoring = Scoring::Backgammon;
+      break;
+    case Variant::Hypergammon:
+      r.checkers = std::stoi(value("checkers"));
+      r.scoring = value("jacoby_always") == "true" ? Scoring::Single : Scoring::Backgammon;
+      break;
+    case Variant::Jacquet:
+      r.runner_threshold = std::stoi(value("runner_threshold"));
+      r.runner_release_turn = value("runner_release") == "turn";
+      r.six_prime_needs_last_two = value("six_prime") == "needs_last_two";
+      r.doubles_n_times = value("doubles") == "n_times";
+      r.scoring = value("double_win") == "true" ? Scoring::SingleDouble : Scoring::Single;
+      r.dead_position_draw = value("dead_position") == "draw";
+      break;
+    case Variant::Tawla31:
+      r.movement = value("movement") == "parallel" ? Movement::Parallel : Movement::Contrary;
+      r.runner_threshold = std::stoi(value("runner_threshold"));
+      r.runner_release_turn = value("runner_release") == "turn";
+      r.scoring = Scoring::CheckersLeft;
+      r.dead_position_draw = value("dead_position") == "draw";
+      break;
   }
 }
 

@@ -9,7 +9,9 @@ from . import _core
 
 class Probabilities(NamedTuple):
     """GNU Backgammon's cumulative probabilities for one side, plus the chance of a draw (Plakoto).
-    A double is a gammon, a mars or a mother win; a triple a backgammon (or Narde's koks)."""
+    A double is a gammon, a mars or a mother win; a triple a backgammon (or Narde's koks).
+    `margin`: expected points beyond one per decided game where results vary in size (Tawla 31
+    scores the loser's checkers left); 0 in the other games."""
 
     win: float
     win_double: float
@@ -17,6 +19,7 @@ class Probabilities(NamedTuple):
     lose_double: float
     lose_triple: float
     draw: float = 0.0
+    margin: float = 0.0
 
     @property
     def lose(self) -> float:
@@ -24,8 +27,11 @@ class Probabilities(NamedTuple):
 
     @property
     def equity(self) -> float:
-        """Expected points (cubeless): win - lose + doubles + triples, each counted once more."""
-        return self.win - self.lose + (self.win_double - self.lose_double) + (self.win_triple - self.lose_triple)
+        """Expected points (cubeless): win - lose + doubles + triples, each counted once more, + margin."""
+        return (
+            self.win - self.lose + (self.win_double - self.lose_double) + (self.win_triple - self.lose_triple)
+            + self.margin
+        )
 
 
 class Evaluation(NamedTuple):

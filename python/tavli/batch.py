@@ -72,8 +72,8 @@ def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **opt
 
 def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1, **options: Any):
     """Values of many positions (side to move, before the roll), `plies` deep with the heuristic
-    evaluator, in C++ threads: a float32 array (N, 7) of win, win_double, win_triple, lose_double,
-    lose_triple, draw, equity."""
+    evaluator, in C++ threads: a float32 array (N, 8) of win, win_double, win_triple, lose_double,
+    lose_triple, draw, margin (Tawla 31's expected extra points, else 0), equity."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")

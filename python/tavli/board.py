@@ -9,13 +9,12 @@ from ._dice import parse_dice
 from ._options import from_pairs, to_pairs
 
 _DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
-_PARALLEL = {"fevga", "moultezim", "narde"}
 
 
 class Outcome(NamedTuple):
     """The end of a game: the winner (0 white, 1 black; None for a draw), the points won and the
-    kind: "single", "double" (gammon, mars), "triple" (backgammon, koks), "mother" (Plakoto) or
-    "draw"."""
+    kind: "single", "double" (gammon, mars), "triple" (backgammon, koks), "mother" (Plakoto),
+    "checkers" (Tawla 31: the points are the loser's checkers left) or "draw"."""
 
     winner: int | None
     points: int

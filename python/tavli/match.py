@@ -25,10 +25,21 @@ KINDS: dict[str, tuple[tuple[str, ...], int]] = {
     "fevga": (("fevga",), 5),
     "moultezim": (("moultezim",), 5),
     "narde": (("narde",), 5),
+    # Kin games (RULES-KIN.md): Jacquet's target is agreed (no source: 5), Tawla 31 plays to 31.
+    "jacquet": (("jacquet",), 5),
+    "tawla31": (("tawla31",), 31),
+    "nackgammon": (("nackgammon",), 5),  # cubeless, as backgammon
+    "hypergammon": (("hypergammon",), 5),
 }
-# RULES.md §9 / D-OPENING and D-NEXTSTART defaults.
-OPENING = {"backgammon": "use_opening_dice"}  # everything else: reroll
-NEXT_STARTER = {"backgammon": "roll_off", "moultezim": "roll_off"}  # everything else: previous winner
+# RULES.md §9 / D-OPENING and D-NEXTSTART defaults; RULES-KIN.md §1 for the kin games.
+OPENING = {"backgammon": "use_opening_dice", "nackgammon": "use_opening_dice", "hypergammon": "use_opening_dice"}
+NEXT_STARTER = {  # everything else: previous winner
+    "backgammon": "roll_off",
+    "moultezim": "roll_off",
+    "jacquet": "roll_off",
+    "nackgammon": "roll_off",
+    "hypergammon": "roll_off",
+}
 
 RECORD_FORMAT = "tavli.match"
 RECORD_VERSION = 1

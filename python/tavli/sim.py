@@ -10,7 +10,7 @@ from . import _core
 from ._options import to_pairs
 from .analysis import filters_arg
 
-KINDS = {0: "unfinished", 1: "single", 2: "double", 3: "triple", 4: "mother", 5: "draw"}
+KINDS = {0: "unfinished", 1: "single", 2: "double", 3: "triple", 4: "mother", 5: "draw", 6: "checkers"}
 
 
 def _player(spec: Any) -> tuple[str, int, list]:

@@ -22,7 +22,9 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
                               std::int64_t n, bool want_positions, int threads);
 
 // Values of many positions (side to move, before the roll) `plies` deep with the heuristic
-// evaluator: out[7 * i + k] = win, win_double, win_triple, lose_double, lose_triple, draw, equity.
+// evaluator: out[kEvalColumns * i + k] = win, win_double, win_triple, lose_double, lose_triple, draw,
+// margin, equity.
+constexpr int kEvalColumns = 8;
 void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads, float* out);
 
 // Seeded random self-play (uniform over the distinct plays): `n` (position, roll) pairs as they

@@ -24,8 +24,14 @@ constexpr bool kChecks = true;
 constexpr bool kChecks = false;
 #endif
 
-// A side is consistent: occupancy matches the counts, at most 15 checkers, the hash matches a
-// recomputation, pins only on single checkers.
+// A side is consistent: occupancy matches the counts, 1..15 checkers (15, or Hypergammon's k; both
+// sides the same: check_position), the hash matches a recomputation, pins only on single checkers.
+inline int side_total(const SideState& s) {
+  int total = s.bar + s.off;
+  for (int r = 0; r < kPoints; ++r) total += s.n[r];
+  return total;
+}
+
 inline void check_side(const SideState& s) {
   if (!kChecks) return;
   int total = s.bar + s.off;
@@ -34,7 +40,7 @@ inline void check_side(const SideState& s) {
     total += s.n[r];
     if (s.n[r]) occ |= bit(r);
   }
-  TAVLI_CHECK(total == kCheckers, "a side has 15 checkers");
+  TAVLI_CHECK(total >= 1 && total <= kCheckers, "a side has 1..15 checkers");
   TAVLI_CHECK(occ == s.occ, "occupancy mask matches the counts");
   SideState copy = s;
   copy.refresh();
@@ -45,6 +51,7 @@ inline void check_side(const SideState& s) {
 inline void check_position(const Position& p) {
   check_side(p.own());
   check_side(p.opp());
+  TAVLI_CHECK(side_total(p.own()) == side_total(p.opp()), "both sides have the same number of checkers");
 }
 
 }  // namespace tavli

@@ -3,8 +3,11 @@
 // Probabilities follow GNU Backgammon's cumulative convention: win (any win), win_double (gammon,
 // mars, Plakoto's mother win), win_triple (backgammon, koks), lose_double, lose_triple; a win of a
 // kind counts in every lower kind too. `draw` is the chance of a drawn game (Plakoto's two pinned
-// mothers; zero elsewhere), so losing is 1 - win - draw. Equity is in points of the game's scoring
-// before any cube: win - lose + (win_double - lose_double) + (win_triple - lose_triple).
+// mothers, a dead position; zero elsewhere), so losing is 1 - win - draw. `margin` is the expected
+// number of points beyond one per decided game where a result is worth a variable count (Tawla 31:
+// the loser's checkers left, so a win by 11 adds +10); zero in the other games. Equity is in points
+// of the game's scoring before any cube:
+//   win - lose + (win_double - lose_double) + (win_triple - lose_triple) + margin.
 //
 // Search knows evaluators only through the Evaluator interface (batch form: the search hands over
 // all the positions of a node at once).
@@ -17,10 +20,10 @@
 namespace tavli {
 
 struct Probabilities {
-  float win = 0, win_double = 0, win_triple = 0, lose_double = 0, lose_triple = 0, draw = 0;
+  float win = 0, win_double = 0, win_triple = 0, lose_double = 0, lose_triple = 0, draw = 0, margin = 0;
 
   float lose() const { return 1.0f - win - draw; }
-  float equity() const { return win - lose() + (win_double - lose_double) + (win_triple - lose_triple); }
+  float equity() const { return win - lose() + (win_double - lose_double) + (win_triple - lose_triple) + margin; }
   // The same position seen by the other side.
   Probabilities inverted() const {
     Probabilities q;
@@ -30,6 +33,7 @@ struct Probabilities {
     q.lose_double = win_double;
     q.lose_triple = win_triple;
     q.draw = draw;
+    q.margin = -margin;
     return q;
   }
   // Weighted accumulation (chance nodes).
@@ -40,6 +44,7 @@ struct Probabilities {
     lose_double += w * o.lose_double;
     lose_triple += w * o.lose_triple;
     draw += w * o.draw;
+    margin += w * o.margin;
   }
 };
 

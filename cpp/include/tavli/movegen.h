@@ -21,9 +21,11 @@
 // reordered by source stays legal and reaches the same position, so nothing is lost.
 //
 // Capacity. The distinct results of one roll are bounded by gnubg's argument (eval.h): a play of
-// four equal dice is fixed by the multiset of its four source checkers, at most C(18,4) = 3060 with
-// 15 checkers; non-doubles give at most 15*15 + 15*2. kMaxPlays = 4096 covers both with margin;
-// overflow is detected and reported, never written past.
+// n equal dice is fixed by the multiset of its n source points, at most C(15+n-1, n) with 15
+// checkers: C(18,4) = 3060 for four steps, C(20,6) = 38760 for the six of Jacquet de Versailles;
+// non-doubles give at most 15*15 + 15*2. kMaxPlays = 40960 covers all of them; overflow is detected
+// and reported, never written past. (A MoveList reserves that many slots but only touches the
+// pages of the ones written.)
 #pragma once
 
 #include <cstdint>
@@ -35,8 +37,8 @@
 
 namespace tavli {
 
-constexpr int kMaxSteps = 6;      // 4 for doubles today; 6 leaves room for Jacquet de Versailles
-constexpr int kMaxPlays = 4096;   // see "Capacity" above
+constexpr int kMaxSteps = 6;      // 4 for doubles; 6 for 6-6 in Jacquet de Versailles (doubles=n_times)
+constexpr int kMaxPlays = 40960;  // see "Capacity" above (the collector's slots index plays in 16 bits)
 
 struct Step {
   std::int8_t from;  // route index of the mover, kBar = -1
@@ -186,5 +188,10 @@ class MoveGenerator {
 
 // True when the side has a checker outside its home board or on the bar (so it may not bear off).
 inline bool must_stay_on_board(const SideState& s) { return s.bar != 0 || (s.occ & ~kHomeMask) != 0; }
+
+// Whether the side `me` (facing `opp`) has a legal single step for some die value 1..6, judged by
+// step legality alone (landing, runner rule, pins, bar, bear-off). The dead-position guard of the
+// blocking kin games asks it for both sides (RULES-KIN.md §8 point 5).
+bool has_any_step(const SideState& me, const SideState& opp, const Rules& rules);
 
 }  // namespace tavli

@@ -24,7 +24,7 @@ struct PlayerSpec {
 struct GameSummary {
   std::int8_t winner = -1;  // 0 white (players[0]), 1 black, -1 draw or unfinished
   std::int8_t points = 0;
-  std::int8_t kind = 0;     // ResultKind (1 single .. 5 draw), 0 unfinished (max_plies reached)
+  std::int8_t kind = 0;     // ResultKind (1 single .. 6 checkers), 0 unfinished (max_plies reached)
   std::int8_t starter = 0;  // who played first
   std::int32_t plies = 0;   // plays made (passes included)
 };

@@ -15,6 +15,11 @@
 //   tavla       contrary  hit      2/5/3/5   bar first              -            -      1/2 (mars)
 //   backgammon  contrary  hit      2/5/3/5   bar first              -            -      1/2/3 x cube
 //   narde       parallel  block    stack r0  head rule              6-prime      -      1/2 (mars)
+// Kin games (RULES-KIN.md), profiles of the same traits:
+//   jacquet     parallel  block    stack r0  runner (18)            (six-point)  -      1/2
+//   tawla31     contrary  block    stack r0  runner (18)            -            -      checkers left
+//   nackgammon  contrary  hit      nack      bar first              -            -      1/2/3 x cube
+//   hypergammon contrary  hit      k on r0.. bar first              -            -      1/2/3 x cube
 #pragma once
 
 #include <cstdint>
@@ -24,7 +29,10 @@
 
 namespace tavli {
 
-enum class Variant : std::uint8_t { Fevga, Moultezim, Plakoto, Portes, Tavla, Backgammon, Narde };
+enum class Variant : std::uint8_t {
+  Fevga, Moultezim, Plakoto, Portes, Tavla, Backgammon, Narde,  // RULES.md
+  Jacquet, Tawla31, Nackgammon, Hypergammon,                    // RULES-KIN.md
+};
 
 // How the two routes face each other (RULES.md §1.1).
 enum class Movement : std::uint8_t {
@@ -39,7 +47,9 @@ enum class Contact : std::uint8_t {
   Pin,    // two close it; a lone one is pinned (Plakoto)
 };
 
-enum class StartLayout : std::uint8_t { Stack, Backgammon };
+// Stack: all on r0. Backgammon: r0:2 r11:5 r16:3 r18:5. Nackgammon: r0:2 r1:2 r11:4 r16:3 r18:4.
+// Hyper: one checker on each of r0..r(k-1) (Rules::checkers = k).
+enum class StartLayout : std::uint8_t { Stack, Backgammon, Nackgammon, Hyper };
 
 // R1: the mover may not hold all six points r0..r5 (RULES.md §6.5).
 enum class StartQuarterCheck : std::uint8_t { Off, Play, Step };
@@ -57,6 +67,8 @@ enum class MotherRule : std::uint8_t { Off, State, AtPinOnly };
 enum class Scoring : std::uint8_t {
   SingleDouble,  // 1, or 2 if the loser has borne off none (Fevga, Moultezim, Portes, Tavla, Plakoto, Narde)
   Backgammon,    // 1, 2 (gammon), 3 (backgammon: also a loser's checker on the bar or in the winner's home)
+  Single,        // always 1 (Jacquet without the double; Hypergammon with Jacoby always and no cube)
+  CheckersLeft,  // the loser's checkers still on the board, 1..15 (Tawla 31, RULES-KIN.md §3.7)
 };
 
 // One option of a variant: its name, its allowed values (canonical spelling first, then aliases)
@@ -76,6 +88,7 @@ struct VariantInfo {
   Movement movement;
   Contact contact;
   StartLayout start;
+  bool opening_dice;  // by default the starter plays the two opening dice (else he rolls again)
   std::vector<OptionSpec> options;
 };
 
@@ -91,7 +104,12 @@ struct Rules {
   Contact contact = Contact::Block;
   StartLayout start = StartLayout::Stack;
 
+  int checkers = 15;  // per side: 15, or k = 1..3 in Hypergammon
+
   int runner_threshold = 13;  // runner phase while no checker on r >= this; 0 = no runner rule
+  // The runner's arrival frees the other checkers for the rest of the same turn (step), or only
+  // from the next turn (turn; RULES-KIN.md K-RELEASE).
+  bool runner_release_turn = false;
   StartQuarterCheck start_quarter = StartQuarterCheck::Play;
   OppStartQuarter opp_start_quarter = OppStartQuarter::Off;
   Unblock unblock = Unblock::R4Result;
@@ -110,12 +128,22 @@ struct Rules {
   MotherRule mother = MotherRule::Off;
   int mother_points = 2;
 
+  // Jacquet (RULES-KIN.md §2): six consecutive points (along the opponent's route) only while
+  // holding r22 and r23; doubles played n times (Jacquet de Versailles: up to six steps).
+  bool six_prime_needs_last_two = false;
+  bool doubles_n_times = false;
+  // Blocking games without an unblocking rule: a position where neither side has a legal step for
+  // any die value ends as a draw (RULES-KIN.md §8 point 5, a guard that should never fire).
+  bool dead_position_draw = false;
+
   Scoring scoring = Scoring::SingleDouble;
 
   // Option values as chosen, one index per OptionSpec of the variant (for dicts and IDs).
   std::vector<int> option_index;
 
   const VariantInfo& info() const { return variant_info(variant); }
+  // Steps a roll gives: 2, or for doubles 4 (n with doubles_n_times: 1-1 one step, 6-6 six).
+  int steps(int d1, int d2) const { return d1 != d2 ? 2 : doubles_n_times ? d1 : 4; }
   // (name, canonical value, is_integer) of the options that differ from the defaults.
   std::vector<std::pair<std::string, std::string>> non_default_options() const;
   // All options with their current values.
