@@ -23,7 +23,8 @@ def make_board(
     **options,
 ) -> tavli.Board:
     """A board from {route index: count} maps in each side's own frame (key -1: the bar); the
-    rest is borne off. `pinned`: (mover points, opponent points), each in its own frame."""
+    rest (of 15, or Hypergammon's k) is borne off. `pinned`: (mover points, opponent points), each in its own frame."""
+    total = int(options.get("checkers", 3)) if variant == "hypergammon" else 15  # RULES-KIN.md §5
     m, o, bar = [0] * 24, [0] * 24, [0, 0]
     for side, counts in ((0, mover), (1, opp)):
         for r, n in counts.items():
@@ -37,7 +38,7 @@ def make_board(
         "mover": m,
         "opponent": o,
         "bar": bar,
-        "off": [15 - sum(m) - bar[0], 15 - sum(o) - bar[1]],
+        "off": [total - sum(m) - bar[0], total - sum(o) - bar[1]],
         "options": options,
     }
     if any(pinned):

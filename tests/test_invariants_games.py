@@ -1,5 +1,5 @@
-"""Invariants under seeded random play for Backgammon, Portes, Tavla, Plakoto and Long Narde:
-checker counts, who may share a point, every text/array/ID form round-trips, plays round-trip
+"""Invariants under seeded random play for Backgammon, Portes, Tavla, Plakoto, Long Narde and the
+kin games (Jacquet, Tawla 31, Nackgammon, Hypergammon): checker counts, who may share a point, every text/array/ID form round-trips, plays round-trip
 through move text and steps, push/pop restores, every game ends, and it scores as its rules say."""
 
 from __future__ import annotations
@@ -19,28 +19,46 @@ CONFIGS = [
     ("plakoto", {"mother": "off"}, 4),
     ("narde", {}, 10),
     ("narde", {"head_doubles": "64", "prime_check": "step", "koks": True}, 6),
+    ("jacquet", {}, 8),
+    ("jacquet", {"doubles": "n_times", "six_prime": "needs_last_two", "runner_release": "turn", "double_win": False}, 6),
+    ("tawla31", {}, 8),
+    ("tawla31", {"movement": "parallel", "runner_release": "turn"}, 4),
+    ("nackgammon", {}, 8),
+    ("hypergammon", {}, 12),
+    ("hypergammon", {"checkers": 1}, 12),
+    ("hypergammon", {"checkers": 2, "jacoby_always": True}, 12),
 ]
 MAX_PLIES = 3000
-HITTING = {"backgammon", "portes", "tavla"}
-PARALLEL = {"narde"}
+HITTING = {"backgammon", "portes", "tavla", "nackgammon", "hypergammon"}
+PARALLEL = {"narde", "jacquet"}
 
 
-def facing(variant: str, r: int) -> int:
-    return (r + 12) % 24 if variant in PARALLEL else 23 - r
+def is_parallel(variant: str, options: dict) -> bool:
+    return variant in PARALLEL or (variant == "tawla31" and options.get("movement") == "parallel")
+
+
+def checkers(variant: str, options: dict) -> int:
+    return int(options.get("checkers", 3)) if variant == "hypergammon" else 15
+
+
+def facing(variant: str, r: int, options: dict | None = None) -> int:
+    return (r + 12) % 24 if is_parallel(variant, options or {}) else 23 - r
 
 
 def check_counts(b: tavli.Board) -> None:
     d = b.to_dict()
     v = d["variant"]
+    k = checkers(v, d["options"])
+    assert b.checkers == k
     for side in (0, 1):
         counts = d["mover"] if side == 0 else d["opponent"]
-        assert sum(counts) + d["bar"][side] + d["off"][side] == 15
+        assert sum(counts) + d["bar"][side] + d["off"][side] == k
         assert min(counts) >= 0
     if v not in HITTING:
         assert d["bar"] == [0, 0]
     pins = d.get("pinned", [[], []])
     for r in range(24):
-        o = facing(v, r)
+        o = facing(v, r, d["options"])
         if d["mover"][r] and d["opponent"][o]:
             # Only Plakoto lets two colours share a point, and then one side has a single pinned checker.
             assert v == "plakoto", f"{v}: point {r} shared"
@@ -71,6 +89,7 @@ def check_forms(b: tavli.Board, variant: str, options: dict) -> None:
 def check_plays(b: tavli.Board, dice):
     plays = b.legal_plays(dice)
     assert plays and len({len(p.steps) for p in plays}) == 1
+    assert len(plays[0].steps) <= (4 if dice[0] != dice[1] or b.options.get("doubles") != "n_times" else dice[0])
     assert len({p.result_key for p in plays}) == len(plays)
     for p in plays:
         assert b.parse_play(str(p), dice).result_key == p.result_key, str(p)
@@ -79,13 +98,18 @@ def check_plays(b: tavli.Board, dice):
 
 
 def expected_points(variant: str, options: dict, b: tavli.Board) -> tuple[int, str]:
-    """Score of a game won by bearing off, from the final position (loser to move)."""
+    """Score of a game won by bearing off, from the final position (loser to move): RULES.md, and
+    RULES-KIN.md §2.8 (Jacquet), §3.7 (Tawla 31: the loser's checkers left), §5 (Hypergammon)."""
     loser = b.to_dict()
-    if loser["off"][0] > 0:
+    if variant == "tawla31":
+        return sum(loser["mover"]), "checkers"
+    if variant == "hypergammon" and options.get("jacoby_always"):
         return 1, "single"
-    caught_home = range(0, 6) if variant not in PARALLEL else range(6, 12)  # winner's home in the loser's frame
+    if loser["off"][0] > 0 or (variant == "jacquet" and options.get("double_win") is False):
+        return 1, "single"
+    caught_home = range(0, 6) if not is_parallel(variant, options) else range(6, 12)  # winner's home, loser's frame
     caught = any(loser["mover"][r] for r in caught_home)
-    if variant == "backgammon" and (caught or loser["bar"][0]):
+    if variant in ("backgammon", "nackgammon", "hypergammon") and (caught or loser["bar"][0]):
         return 3, "triple"
     if variant == "narde" and options.get("koks") and caught:
         return 3, "triple"
@@ -109,8 +133,8 @@ def play_game(variant: str, options: dict, seed: int) -> None:
         if out is None:
             continue
         check_counts(b)
-        if out.kind in ("single", "double", "triple"):
-            assert b.off[1] == 15 and out.winner == before_turn
+        if out.kind in ("single", "double", "triple", "checkers"):
+            assert b.off[1] == checkers(variant, options) and out.winner == before_turn
             assert (out.points, out.kind) == expected_points(variant, options, b)
         else:  # Plakoto's mother rule
             assert variant == "plakoto" and options.get("mother") != "off"
