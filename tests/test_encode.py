@@ -28,7 +28,8 @@ import tavli
 from helpers import make_board
 
 ROW = tavli.ROW_BYTES
-VARIANTS = ["backgammon", "portes", "tavla", "plakoto", "fevga", "moultezim", "narde"]
+VARIANTS = ["backgammon", "portes", "tavla", "plakoto", "fevga", "moultezim", "narde",
+            "jacquet", "tawla31", "nackgammon", "hypergammon"]
 DEFAULT_ENCODING = {
     "backgammon": "tesauro",
     "portes": "tesauro",
@@ -37,10 +38,15 @@ DEFAULT_ENCODING = {
     "fevga": "block",
     "moultezim": "block",
     "narde": "block",
+    "jacquet": "block",
+    "tawla31": "block",
+    "nackgammon": "tesauro",
+    "hypergammon": "tesauro",
 }
 ENCODINGS = ["tesauro", "plakoto", "block"]
 SIZE = {"tesauro": 198, "plakoto": 198, "block": 152}
-RUNNER_GAMES = {"fevga", "moultezim"}
+RUNNER_GAMES = {"fevga", "moultezim", "jacquet", "tawla31"}
+DEFAULT_THRESHOLD = {"jacquet": 18, "tawla31": 18}  # RULES-KIN.md K-RUNNER; Fevga/Moultezim 13
 N_RANDOM = 600  # >= 500 positions per configuration
 CONFIGS = [(v, {}) for v in VARIANTS] + [
     ("fevga", {"runner_threshold": 12}),
@@ -222,7 +228,7 @@ def test_matches_reference_on_random_positions(cfg, encoding, with_dice):
     assert len(rows) >= 500
     d = dice if with_dice else None
     got = tavli.encode(rows, variant, encoding=encoding, dice=d, **opts)
-    expected = ref_encode_batch(rows, variant, encoding, d, opts.get("runner_threshold", 13))
+    expected = ref_encode_batch(rows, variant, encoding, d, opts.get("runner_threshold", DEFAULT_THRESHOLD.get(variant, 13)))
     assert_matches(got, expected, rows, f"{variant} {opts} {encoding} dice={with_dice}")
 
 
@@ -234,11 +240,14 @@ def test_random_samples_exercise_the_features(cfg):
     rows, dice = sample(variant, tuple(sorted(opts.items())))
     r = rows.astype(np.int64)
     assert set(r[:, 52].tolist()) == {0, 1}
-    assert (r[:, :48] > 3).any() and (r[:, 50:52] > 0).any()
+    tall = 1 if variant == "hypergammon" else 3  # three checkers a side there: at most 3 on a point
+    assert (r[:, :48] > tall).any() and (r[:, 50:52] > 0).any()
     assert len({(max(a, b), min(a, b)) for a, b in dice.tolist()}) == 21
     assert (dice[:, 0] < dice[:, 1]).any() and (dice[:, 0] > dice[:, 1]).any()
-    if variant in ("backgammon", "portes", "tavla"):
-        assert (r[:, 48] > 0).any() and (r[:, 49] > 0).any(), "no checker on the bar"
+    if variant in ("backgammon", "portes", "tavla", "nackgammon", "hypergammon"):
+        # (In Hypergammon a hit checker nearly always enters at once: the side NOT to move is
+        # hardly ever on the bar.)
+        assert (r[:, 48] > 0).any() and ((r[:, 49] > 0).any() or variant == "hypergammon"), "no checker on the bar"
     if variant == "plakoto":
         assert (r[:, 54:57] != 0).any() and (r[:, 57:60] != 0).any(), "no pins"
         assert (r[:, 54] & 1).any() and (r[:, 57] & 1).any(), "no pinned mother"
