@@ -15,7 +15,8 @@ import time
 import tavli
 from tavli.sim import KINDS
 
-GAMES = ["fevga", "moultezim", "plakoto", "portes", "tavla", "backgammon", "narde"]
+GAMES = ["fevga", "moultezim", "plakoto", "portes", "tavla", "backgammon", "narde",
+         "jacquet", "tawla31", "nackgammon", "hypergammon"]
 
 
 def match_up(variant: str, a: str, b: str, games: int, seed: int, threads: int) -> dict:

@@ -22,7 +22,9 @@ def test_cpp_generator(benchmark, fevga_set):
     record("C++ generator (no Python in the loop)", benchmark, 5 * total, "results")
 
 
-@pytest.mark.parametrize("variant", ["moultezim", "backgammon", "portes", "tavla", "plakoto", "narde"])
+@pytest.mark.parametrize(
+    "variant", ["moultezim", "backgammon", "portes", "tavla", "plakoto", "narde", "jacquet", "tawla31", "nackgammon", "hypergammon"]
+)
 def test_cpp_generator_per_game(benchmark, variant):
     """Each game on its own seeded random-games set (20,000 pairs), no Python in the loop."""
     rows, dice = tavli.random_positions(variant, 20000, seed=SEED)
