@@ -161,7 +161,34 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_render(args: argparse.Namespace) -> int:
+    from .svg import render_cli
+
+    return render_cli(args.rest)
+
+
+def cmd_ubgi(args: argparse.Namespace) -> int:
+    from .ubgi import main as ubgi_main
+
+    return ubgi_main(args.rest)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .server.app import serve
+    except ImportError as e:  # the server is an optional extra
+        print(f"tavli serve needs the server extra: pip install \"tavli[server]\" ({e})", file=sys.stderr)
+        return 2
+    serve(host=args.host, port=args.port)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Front ends with their own argument parsers get everything after their name, options first too.
+    passthrough = {"render": cmd_render, "ubgi": cmd_ubgi}
+    if argv and argv[0] in passthrough:
+        return passthrough[argv[0]](argparse.Namespace(rest=argv[1:]))
     parser = argparse.ArgumentParser(prog="tavli", description="tavli: an engine for the tables games")
     sub = parser.add_subparsers(dest="command")
 
@@ -204,9 +231,21 @@ def main(argv: list[str] | None = None) -> int:
     p_perft.add_argument("--depth", type=int, default=2, help="plies (default 2)")
     p_perft.set_defaults(func=cmd_perft)
 
+    # Front ends (their own argument parsing: `tavli render -h`, `tavli ubgi -h`).
+    p_render = sub.add_parser("render", help="draw a position as SVG (tavli render ID -o board.svg)", add_help=False)
+    p_render.add_argument("rest", nargs=argparse.REMAINDER)
+    p_render.set_defaults(func=cmd_render)
+    p_ubgi = sub.add_parser("ubgi", help="engine line protocol on stdin/stdout (UBGI, docs/ubgi.md)", add_help=False)
+    p_ubgi.add_argument("rest", nargs=argparse.REMAINDER)
+    p_ubgi.set_defaults(func=cmd_ubgi)
+    p_serve = sub.add_parser("serve", help="HTTP API and the web page (needs tavli[server])")
+    p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p_serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p_serve.set_defaults(func=cmd_serve)
+
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["analyze"] + (argv if argv is not None else sys.argv[1:]))
+        args = parser.parse_args(["analyze"] + argv)
     try:
         return args.func(args)
     except (ValueError, InvalidPosition, IllegalMove) as e:

@@ -377,3 +377,9 @@ class Board(_core.Board):
         from .diagram import diagram
 
         return diagram(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter (tavli.svg.board_svg for dice, plays and the viewer)."""
+        from .svg import board_svg
+
+        return board_svg(self)
