@@ -1,0 +1,875 @@
+// tavli web page: a person plays White against the engine through the HTTP API (/api/v1/...).
+//
+// No game logic lives here: the legal plays come from POST /api/v1/plays, the board drawing from
+// POST /api/v1/render, the engine's plays from POST /api/v1/move (or /match/move). The page only
+// matches the person's clicks against the legal plays' steps and keeps a history for Undo.
+//
+// Frames: steps are route indices of the side to move, which is White (the person) whenever the
+// person moves: route index r is point 24 - r from White's view, the bar is -1, off is 24.
+//
+// Reproducible dice: with ?seed=N in the address, roll k of a game (k = 0, 1, 2, ... counting the
+// person's, the engine's and opening rolls) asks the server for the seed N * 1,000,000 + k, so the
+// same N and the same plays give the same game.
+'use strict';
+
+(() => {
+  const API = '/api/v1/';
+  const SEED_STRIDE = 1000000;
+  const MAX_SEED_BASE = 999999999; // keeps N * SEED_STRIDE + k an exact JavaScript integer
+  const TIME_LIMIT = 5.0; // seconds: the server's cap for a search
+  const HINT_COUNT = 5;
+  const MAX_UNDO = 30; // turns the person can take back
+  const BAR = -1;
+  const OFF = 24;
+  const HUMAN = 0;
+  const ENGINE = 1;
+  const NAMES = {
+    fevga: 'Fevga', moultezim: 'Moultezim', plakoto: 'Plakoto', portes: 'Portes', tavla: 'Tavla',
+    backgammon: 'Backgammon', narde: 'Long Narde', jacquet: 'Jacquet', tawla31: 'Tawla 31',
+    nackgammon: 'Nackgammon', hypergammon: 'Hypergammon', tavli: 'Tavli (Portes, Plakoto, Fevga)',
+  };
+  const SIDE_NAMES = ['You (White)', 'Engine (Black)'];
+
+  const $ = (id) => document.getElementById(id);
+  const nameOf = (v) => NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
+  const pointName = (r) => (r === BAR ? 'bar' : r === OFF ? 'off' : String(24 - r));
+  const diceText = (d) => (d ? `${d[0]}-${d[1]}` : '');
+  const clone = (x) => JSON.parse(JSON.stringify(x));
+
+  // ---------------------------------------------------------------- state
+  const state = {
+    mode: 'game', // 'game' (one game) or 'match'
+    variant: null, // the current game's variant
+    plies: 1,
+    position: null, // position dict of the current game
+    id: null, // its ID
+    turn: 0,
+    outcome: null, // single game: null or {winner, points, kind}
+    match: null, // match state from /api/v1/match/*
+    awaitingNext: false, // match: a game just ended, the person presses "Next game"
+    dice: null, // the person's dice while moving
+    plays: [], // legal plays for those dice (play dicts)
+    moves: [], // the person's steps so far: [{from, to}] (a move may span several dice)
+    selected: null, // route index of the chosen source, or null
+    last: null, // the last play made: {player, dice, play, before (position dict)}
+    history: [], // the state at each of the person's rolls, taken when they play: Undo of a turn pair
+    log: [], // [{player, dice, text, steps}]
+    rolls: 0, // rolls made in this game (seeded dice)
+    phase: 'loading',
+  };
+  let seedBase = null;
+  let busy = false;
+  let drawToken = 0;
+
+  // ---------------------------------------------------------------- server calls
+  class ApiError extends Error {}
+
+  async function api(path, body) {
+    const init = body === undefined ? {}
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    let res;
+    try {
+      res = await fetch(API + path, init);
+    } catch (e) {
+      throw new ApiError(`${path}: the server could not be reached (${e.message})`);
+    }
+    if (!res.ok) {
+      let detail = res.statusText || 'error';
+      try {
+        const j = await res.json();
+        const e = j.error !== undefined ? j.error : j.detail;
+        if (e && typeof e === 'object' && !Array.isArray(e)) {
+          detail = e.field ? `${e.field}: ${e.message}` : (e.message || JSON.stringify(e));
+        } else if (e !== undefined) {
+          detail = typeof e === 'string' ? e : JSON.stringify(e);
+        }
+      } catch (_) { /* not JSON: keep the status text */ }
+      throw new ApiError(`${path} failed (HTTP ${res.status}): ${detail}`);
+    }
+    return path === 'render' ? res.text() : res.json();
+  }
+
+  async function roll() {
+    const body = seedBase === null ? {} : { seed: seedBase * SEED_STRIDE + state.rolls };
+    state.rolls += 1;
+    const r = await api('roll', body);
+    return r.dice;
+  }
+
+  // ---------------------------------------------------------------- messages
+  function showError(message) {
+    const el = $('error');
+    el.textContent = message;
+    el.hidden = false;
+  }
+
+  function clearError() {
+    $('error').hidden = true;
+    $('error').textContent = '';
+  }
+
+  function setStatus(text) {
+    $('status').textContent = text;
+  }
+
+  // Runs one user action: one at a time, errors shown (never swallowed), controls refreshed.
+  async function run(action) {
+    if (busy) return;
+    busy = true;
+    updateControls();
+    clearError();
+    try {
+      await action();
+    } catch (e) {
+      showError(e instanceof ApiError ? e.message : `Unexpected error: ${e && e.message ? e.message : e}`);
+      console.error(e);
+    } finally {
+      busy = false;
+      updateControls();
+    }
+  }
+
+  // ---------------------------------------------------------------- matching clicks to plays
+  // Ways to take a move from -> to out of `steps` (a chain of steps through intermediate points):
+  // each way is the list of steps left over.
+  function chainRemainders(steps, from, to) {
+    const out = [];
+    steps.forEach((s, i) => {
+      if (s[0] !== from) return;
+      const rest = steps.slice(0, i).concat(steps.slice(i + 1));
+      if (s[1] === to) out.push(rest);
+      else if (s[1] >= 0 && s[1] < OFF) chainRemainders(rest, s[1], to).forEach((r) => out.push(r));
+    });
+    return out;
+  }
+
+  // The steps a play has left after the person's moves, for every way the moves fit it (in any
+  // order of the play's steps); empty when they do not fit.
+  function remainders(play, moves) {
+    let ways = [play.steps.map((s) => [s[0], s[1]])];
+    for (const m of moves) {
+      const next = [];
+      for (const w of ways) chainRemainders(w, m.from, m.to).forEach((r) => next.push(r));
+      // Doubles repeat a step: keep each leftover multiset once.
+      const seen = new Set();
+      ways = next.filter((w) => {
+        const key = w.map((s) => `${s[0]}/${s[1]}`).sort().join(' ');
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      if (!ways.length) break;
+    }
+    return ways;
+  }
+
+  function candidates() {
+    return state.plays.filter((p) => remainders(p, state.moves).length > 0);
+  }
+
+  // White's checkers at route index r after the person's moves so far (to offer only points that
+  // hold one of them as a source).
+  function available(r) {
+    const pos = state.position;
+    let n = r === BAR ? pos.bar[0] : pos.mover[r];
+    for (const m of state.moves) {
+      if (m.from === r) n -= 1;
+      if (m.to === r) n += 1;
+    }
+    return n;
+  }
+
+  function sources() {
+    const out = new Set();
+    for (const p of candidates()) {
+      for (const w of remainders(p, state.moves)) {
+        for (const s of w) if (available(s[0]) > 0) out.add(s[0]);
+      }
+    }
+    return out;
+  }
+
+  function targets(from) {
+    const out = new Set();
+    const walk = (steps, at) => {
+      steps.forEach((s, i) => {
+        if (s[0] !== at) return;
+        out.add(s[1]);
+        if (s[1] >= 0 && s[1] < OFF) walk(steps.slice(0, i).concat(steps.slice(i + 1)), s[1]);
+      });
+    };
+    for (const p of candidates()) for (const w of remainders(p, state.moves)) walk(w, from);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- the board
+  // What to draw now: the position, its dice, a legal play's arrows (the renderer draws a play on
+  // the position it is made from) and the highlighted points.
+  function boardView() {
+    const view = { position: state.position, id: state.id, dice: null, play: null, highlight: [] };
+    if (state.phase === 'move') {
+      view.dice = state.dice;
+      const points = state.selected === null ? sources() : targets(state.selected);
+      // The API takes point numbers; the bar and the tray are marked here (decorate).
+      view.highlight = [...points].filter((r) => r >= 0 && r < OFF).map((r) => 24 - r);
+      view.marked = [...points].filter((r) => r === BAR || r === OFF);
+    } else if (state.phase === 'next') {
+      view.position = state.finished.position; // the finished game's last position
+      view.id = state.finished.id;
+    } else if (state.phase === 'roll' && state.last) {
+      // The last play, on the position it was made from, with its dice and arrows; the position
+      // it led to shows from the next roll on.
+      view.position = state.last.before;
+      view.id = state.last.beforeId;
+      view.dice = state.last.dice;
+      if (state.last.play.steps.length) view.play = { steps: state.last.play.steps, dice: state.last.dice };
+    }
+    return view;
+  }
+
+  async function draw() {
+    const token = ++drawToken;
+    const view = boardView();
+    const body = { position: view.position, viewer: 0, highlight: view.highlight };
+    if (view.dice) body.dice = view.dice;
+    if (view.play) body.play = view.play;
+    const text = await api('render', body);
+    if (token !== drawToken) return; // a newer drawing superseded this one
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const root = doc.documentElement;
+    if (root.nodeName !== 'svg' || doc.getElementsByTagName('parsererror').length) {
+      throw new ApiError('render: the server sent something that is not an SVG drawing');
+    }
+    const svg = document.importNode(root, true);
+    svg.setAttribute('role', 'group');
+    svg.setAttribute('aria-label', `${nameOf(state.variant || '')} board`);
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    const board = $('board');
+    const focused = document.activeElement && board.contains(document.activeElement)
+      ? document.activeElement.closest('[data-point]') : null;
+    const focusKey = focused ? `${focused.getAttribute('data-point')}:${focused.getAttribute('data-side')}` : null;
+    board.replaceChildren(svg);
+    board.dataset.id = state.id || '';
+    board.dataset.shownId = view.id || '';
+    board.dataset.variant = state.variant || '';
+    board.dataset.turn = String(state.turn);
+    board.dataset.dice = diceText(view.dice);
+    decorate(svg, view);
+    if (focusKey) { // keyboard play: keep the focus on the same region of the new drawing
+      const again = [...svg.querySelectorAll('[data-point]')]
+        .find((g) => `${g.getAttribute('data-point')}:${g.getAttribute('data-side')}` === focusKey);
+      if (again && again.getAttribute('tabindex') !== null) again.focus();
+    }
+  }
+
+  // Makes the clickable regions reachable by keyboard, marks the chosen source and draws the
+  // person's steps so far as dashed arrows (the renderer draws only whole legal plays).
+  function decorate(svg, view) {
+    const regions = new Map();
+    svg.querySelectorAll('[data-point]').forEach((g) => {
+      const r = routeOf(g);
+      if (r === null) return;
+      regions.set(r, g);
+      if (state.phase === 'move') {
+        g.setAttribute('tabindex', '0');
+        g.setAttribute('role', 'button');
+        g.setAttribute('aria-label', r === BAR ? 'bar' : r === OFF ? 'bear off' : `point ${24 - r}`);
+      }
+      if (r === state.selected) g.classList.add('selected');
+      if ((view.marked || []).includes(r)) g.classList.add('highlight');
+    });
+    if (state.phase !== 'move' || !state.moves.length) return;
+    drawPendingSteps(svg, regions);
+  }
+
+  // The person's steps so far, drawn over the position (the renderer draws only whole legal
+  // plays): checkers that left fade, checkers that arrived show as dashed ghosts, and a dashed
+  // arrow per step. Geometry only: which steps are legal is the server's business.
+  function drawPendingSteps(svg, regions) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const net = new Map(); // route index -> arrivals minus departures
+    for (const m of state.moves) {
+      net.set(m.from, (net.get(m.from) || 0) - 1);
+      net.set(m.to, (net.get(m.to) || 0) + 1);
+    }
+    const layer = document.createElementNS(ns, 'g');
+    layer.setAttribute('class', 'pending');
+    // Where the checker in `slot` (0 = at the base) of a point sits; the middle of the bar or tray.
+    const slotAt = (r, slot) => {
+      const g = regions.get(r);
+      const tri = g.querySelector('.triangle');
+      if (!tri) {
+        const box = g.getBBox();
+        return [box.x + box.width / 2, box.y + box.height / 2];
+      }
+      const pts = tri.getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number));
+      const [tipX, tipY] = pts[2];
+      const baseY = pts[0][1];
+      const radius = Number((g.querySelector('circle.checker') || { getAttribute: () => 19 }).getAttribute('r')) + 1;
+      const dir = tipY > baseY ? 1 : -1;
+      return [tipX, baseY + dir * radius * (1 + 2 * Math.min(slot, 4))];
+    };
+    const drawn = (r) => (regions.has(r) ? regions.get(r).querySelectorAll('circle.checker').length : 0);
+    const ghosts = new Map();
+    for (const [r, n] of net) {
+      if (!regions.has(r)) continue;
+      if (n < 0) {
+        const mine = [...regions.get(r).querySelectorAll('circle.checker.white')];
+        mine.slice(Math.max(0, mine.length + n)).forEach((c) => c.classList.add('leaving'));
+      } else if (n > 0 && r !== OFF) {
+        for (let i = 0; i < n; i += 1) {
+          const [cx, cy] = slotAt(r, drawn(r) + i);
+          const c = document.createElementNS(ns, 'circle');
+          c.setAttribute('class', 'ghost');
+          c.setAttribute('cx', cx);
+          c.setAttribute('cy', cy);
+          c.setAttribute('r', 18);
+          layer.appendChild(c);
+        }
+        ghosts.set(r, 0);
+      }
+    }
+    const departed = new Map();
+    for (const m of state.moves) {
+      if (!regions.has(m.from) || !regions.has(m.to)) continue;
+      const k = departed.get(m.from) || 0;
+      departed.set(m.from, k + 1);
+      const [x1, y1] = slotAt(m.from, Math.max(drawn(m.from) - 1 - k, 0));
+      const g = ghosts.get(m.to) || 0;
+      ghosts.set(m.to, g + 1);
+      const [x2, y2] = slotAt(m.to, drawn(m.to) + g);
+      const path = document.createElementNS(ns, 'path');
+      path.setAttribute('class', 'pending-arrow');
+      path.setAttribute('data-from', pointName(m.from));
+      path.setAttribute('data-to', pointName(m.to));
+      path.setAttribute('d', `M ${x1} ${y1} L ${x2} ${y2}`);
+      path.setAttribute('marker-end', 'url(#pending-head)');
+      layer.appendChild(path);
+    }
+    const defs = document.createElementNS(ns, 'defs');
+    defs.innerHTML = '<marker id="pending-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" '
+      + 'markerHeight="4" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" class="pending-head"/></marker>';
+    svg.insertBefore(defs, svg.firstChild);
+    svg.appendChild(layer);
+  }
+
+  // The route index (White's) of a clickable region, or null (Black's tray, not a region).
+  function routeOf(el) {
+    const p = el.getAttribute('data-point');
+    if (p === 'bar') return BAR;
+    if (p === 'off') return el.getAttribute('data-side') === '1' ? null : OFF;
+    const n = Number(p);
+    return Number.isInteger(n) && n >= 1 && n <= 24 ? 24 - n : null;
+  }
+
+  function onBoardClick(event) {
+    const g = event.target.closest ? event.target.closest('[data-point]') : null;
+    if (!g || !$('board').contains(g)) return;
+    const r = routeOf(g);
+    if (r !== null) run(() => choose(r));
+  }
+
+  function onBoardKey(event) {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const g = event.target.closest ? event.target.closest('[data-point]') : null;
+    if (!g) return;
+    event.preventDefault();
+    const r = routeOf(g);
+    if (r !== null) run(() => choose(r));
+  }
+
+  // One click on route index r while the person is moving.
+  async function choose(r) {
+    if (state.phase !== 'move') return;
+    if (state.selected === null) {
+      if (sources().has(r)) {
+        state.selected = r;
+      } else {
+        setStatus(`No legal step starts at ${pointName(r)}. ${moveHelp()}`);
+        return;
+      }
+    } else if (r === state.selected) {
+      state.selected = null; // a second click on the source lets it go
+    } else if (targets(state.selected).has(r)) {
+      state.moves.push({ from: state.selected, to: r });
+      state.selected = null;
+      const left = candidates();
+      if (left.length === 1) {
+        await humanPlays(left[0]);
+        return;
+      }
+      refreshChoices();
+    } else if (sources().has(r)) {
+      state.selected = r;
+    } else {
+      setStatus(`${pointName(state.selected)} to ${pointName(r)} is not a legal step. ${moveHelp()}`);
+      return;
+    }
+    describe();
+    await draw();
+  }
+
+  // When the steps so far complete a play but more than one play still fits them (the same
+  // checkers hitting on different points, or a bear-off that may or may not use the other die),
+  // the person picks the complete play by a button, or goes on clicking.
+  function refreshChoices() {
+    const left = state.moves.length ? candidates() : [];
+    const complete = left.filter((p) => remainders(p, state.moves).some((w) => w.length === 0));
+    showChoices(left.length > 1 ? complete : []);
+  }
+
+  function showChoices(complete) {
+    const box = $('choice-buttons');
+    box.replaceChildren();
+    $('choices-text').textContent = complete.length > 1
+      ? 'Your steps fit more than one play. Choose one:'
+      : 'Your steps make a whole play. Play it, or go on moving:';
+    for (const p of complete) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = p.text;
+      b.dataset.testid = 'choice';
+      b.addEventListener('click', () => run(() => humanPlays(p)));
+      box.appendChild(b);
+    }
+    $('choices').hidden = complete.length === 0;
+  }
+
+  // ---------------------------------------------------------------- game flow
+  function forcedDice() {
+    return state.mode === 'match' && state.match && state.match.phase === 'playing' ? state.match.forced_dice : null;
+  }
+
+  function isOver() {
+    return state.mode === 'match' ? state.match.phase === 'over' : state.outcome !== null;
+  }
+
+  async function newGame() {
+    const choice = $('variant').value;
+    state.plies = Number($('strength').value);
+    Object.assign(state, {
+      outcome: null, match: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
+      last: null, history: [], log: [], rolls: 0,
+    });
+    $('hints').hidden = true;
+    showChoices([]);
+    if (choice.startsWith('match:')) {
+      state.mode = 'match';
+      const body = { kind: choice.slice(6) };
+      const target = $('target').value.trim();
+      if (target !== '') body.target = Number(target);
+      applyMatch(await api('match/new', body));
+    } else {
+      state.mode = 'game';
+      const r = await api('new', { variant: choice, options: {} });
+      state.position = r.position;
+      state.id = r.id;
+      state.variant = r.position.variant;
+      state.turn = r.position.turn;
+    }
+    renderLog();
+    await advance();
+  }
+
+  function applyMatch(ms) {
+    state.match = ms;
+    state.position = ms.position;
+    state.id = ms.id;
+    state.variant = ms.variant || ms.position.variant;
+    state.turn = ms.turn;
+  }
+
+  // Moves the game on until the person has something to do, then draws the board.
+  async function advance() {
+    for (let guard = 0; guard < 8; guard += 1) {
+      if (isOver()) { setPhase('over'); break; }
+      if (state.awaitingNext) { setPhase('next'); break; }
+      if (state.mode === 'match' && state.match.phase === 'opening') { setPhase('opening'); break; }
+      if (state.turn === ENGINE) { await engineTurn(); continue; }
+      if (!state.dice && forcedDice()) { await startTurn(forcedDice()); continue; }
+      setPhase(state.dice ? 'move' : 'roll');
+      break;
+    }
+    await draw();
+  }
+
+  function setPhase(phase) {
+    state.phase = phase;
+    $('board').dataset.phase = phase;
+    describe();
+    updateControls();
+  }
+
+  async function startTurn(dice) {
+    state.dice = dice;
+    state.moves = [];
+    state.selected = null;
+    const r = await api('plays', { position: state.position, dice });
+    state.plays = r.plays;
+  }
+
+  // The Roll button: the opening roll of a match game, the next game of a match, or the person's roll.
+  async function rollButton() {
+    if (state.phase === 'opening') {
+      const dice = await roll();
+      const before = state.match;
+      applyMatch(await api('match/opening', { record: before.record, dice }));
+      const decided = state.match.phase !== 'opening';
+      addLog({ opening: true, dice, text: decided ? `${dice[0] > dice[1] ? 'you start' : 'the engine starts'}` : 'a tie: roll again' });
+    } else if (state.phase === 'next') {
+      state.awaitingNext = false;
+      state.last = null;
+    } else if (state.phase === 'roll') {
+      await startTurn(await roll());
+    } // 'engine': the engine's last request failed; advance() asks again
+
+    $('hints').hidden = true;
+    await advance();
+  }
+
+  // The person's play: the legal play their steps determined (its own steps are sent).
+  async function humanPlays(play) {
+    const snapshot = takeSnapshot();
+    const before = state.position;
+    const beforeId = state.id;
+    const dice = state.dice;
+    const body = { dice, play: { steps: play.steps, dice } };
+    let made;
+    if (state.mode === 'match') {
+      const ms = await api('match/play', Object.assign({ record: state.match.record }, body));
+      made = ms.play || play;
+      finishPlay(HUMAN, dice, made, before, beforeId);
+      applyMatchAfterPlay(ms, made);
+    } else {
+      const r = await api('play', Object.assign({ position: before }, body));
+      made = r.play || play;
+      finishPlay(HUMAN, dice, made, before, beforeId);
+      applyGameAfterPlay(r);
+    }
+    state.history.push(snapshot);
+    if (state.history.length > MAX_UNDO) state.history.shift(); // each snapshot holds a whole match record
+    $('hints').hidden = true;
+    showChoices([]);
+    await advance();
+  }
+
+  async function engineTurn() {
+    setPhase('engine');
+    await draw();
+    const dice = forcedDice() || await roll();
+    const before = state.position;
+    const beforeId = state.id;
+    const search = { dice, plies: state.plies, time_limit: TIME_LIMIT };
+    if (state.mode === 'match') {
+      const ms = await api('match/move', Object.assign({ record: state.match.record }, search));
+      finishPlay(ENGINE, dice, ms.play, before, beforeId);
+      applyMatchAfterPlay(ms, ms.play);
+    } else {
+      const r = await api('move', Object.assign({ position: before }, search));
+      finishPlay(ENGINE, dice, r.play, before, beforeId);
+      applyGameAfterPlay(r);
+    }
+  }
+
+  function finishPlay(player, dice, play, before, beforeId) {
+    state.last = { player, dice, play, before, beforeId };
+    state.dice = null;
+    state.plays = [];
+    state.moves = [];
+    state.selected = null;
+    addLog({ player, dice, text: play.text, steps: play.steps, id: play.result_id });
+  }
+
+  function applyGameAfterPlay(r) {
+    state.position = r.position;
+    state.id = r.id;
+    state.turn = r.position.turn;
+    state.outcome = r.outcome || null;
+    if (state.outcome) addLog({ result: state.outcome, variant: state.variant });
+  }
+
+  function applyMatchAfterPlay(ms, play) {
+    const finished = (state.match.results || []).length;
+    const variant = state.variant;
+    applyMatch(ms);
+    if ((ms.results || []).length > finished) {
+      const result = ms.results[ms.results.length - 1];
+      addLog({ result, variant });
+      // Show the finished game's last position until the person starts the next game.
+      state.awaitingNext = ms.phase !== 'over';
+      state.finished = { position: play.result, id: play.result_id, variant, result };
+    }
+  }
+
+  // ---------------------------------------------------------------- undo and history
+  function takeSnapshot() {
+    return clone({
+      position: state.position, id: state.id, turn: state.turn, outcome: state.outcome, match: state.match,
+      variant: state.variant, dice: state.dice, plays: state.plays, last: state.last, log: state.log,
+      rolls: state.rolls, awaitingNext: state.awaitingNext,
+    });
+  }
+
+  async function undo() {
+    if (state.phase === 'move' && (state.moves.length || state.selected !== null)) {
+      if (state.selected !== null) state.selected = null;
+      else state.moves.pop();
+      refreshChoices();
+      describeMove();
+      await draw();
+      return;
+    }
+    const snap = state.history.pop();
+    if (!snap) return;
+    Object.assign(state, snap, { moves: [], selected: null });
+    $('hints').hidden = true;
+    showChoices([]);
+    renderLog();
+    setPhase('move');
+    await draw();
+  }
+
+  function canUndo() {
+    if (state.phase === 'move' && (state.moves.length || state.selected !== null)) return true;
+    return state.history.length > 0 && ['move', 'roll', 'over', 'next'].includes(state.phase);
+  }
+
+  // ---------------------------------------------------------------- hints
+  async function hint() {
+    const a = await api('analyze', {
+      position: state.position, dice: state.dice, plies: state.plies, time_limit: TIME_LIMIT, top: HINT_COUNT,
+    });
+    const entries = a.plays;
+    const body = $('hints').querySelector('tbody');
+    body.replaceChildren();
+    entries.slice(0, HINT_COUNT).forEach((e, i) => {
+      const { play } = e;
+      const probs = e.probabilities || {};
+      const tr = document.createElement('tr');
+      tr.dataset.testid = 'hint-row';
+      tr.dataset.play = play.text;
+      tr.dataset.equity = String(e.equity);
+      const cells = [
+        String(i + 1),
+        play.text,
+        (e.equity >= 0 ? '+' : '') + Number(e.equity).toFixed(3),
+        typeof probs.win === 'number' ? `${(100 * probs.win).toFixed(1)}%` : '',
+      ];
+      cells.forEach((c, j) => {
+        const td = document.createElement('td');
+        td.textContent = c;
+        if (j >= 2) td.className = 'num';
+        tr.appendChild(td);
+      });
+      const td = document.createElement('td');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = 'Play';
+      b.setAttribute('aria-label', `Play ${play.text}`);
+      b.addEventListener('click', () => run(async () => {
+        if (state.phase !== 'move') return;
+        const legal = state.plays.find((p) => p.result_id === play.result_id || p.text === play.text) || play;
+        await humanPlays(legal);
+      }));
+      td.appendChild(b);
+      tr.appendChild(td);
+      body.appendChild(tr);
+    });
+    const depth = a.plies !== undefined ? ` (${a.plies}-ply search)` : '';
+    $('hints').querySelector('caption').textContent = `Hint for ${diceText(state.dice)}: the engine's top plays${depth}`;
+    $('hints').hidden = false;
+  }
+
+  // ---------------------------------------------------------------- text on the page
+  function moveHelp() {
+    return state.selected === null
+      ? 'Click a highlighted point with one of your checkers.'
+      : `Now click where the checker from ${pointName(state.selected)} goes (highlighted).`;
+  }
+
+  function resultText(result, variant) {
+    const who = result.winner === HUMAN ? 'You win' : result.winner === ENGINE ? 'The engine wins' : 'Drawn';
+    const pts = result.winner === null || result.winner === undefined ? ''
+      : ` ${result.points} point${result.points === 1 ? '' : 's'}`;
+    const kind = result.kind ? ` (${result.kind})` : '';
+    return `${nameOf(variant || state.variant)}: ${who}${pts}${kind}`;
+  }
+
+  function describeMove() {
+    $('steps').textContent = state.moves.length
+      ? `Your steps: ${state.moves.map((m) => `${pointName(m.from)}/${pointName(m.to)}`).join(' ')}`
+      : '';
+  }
+
+  function describe() {
+    // Move text numbers the points from the mover's side, as GNU Backgammon writes it.
+    const lastText = !state.last ? ''
+      : state.last.player === ENGINE
+        ? `The engine played ${state.last.play.text} (its own point numbers) with ${diceText(state.last.dice)}. `
+        : `You played ${state.last.play.text} with ${diceText(state.last.dice)}. `;
+    let text = '';
+    switch (state.phase) {
+      case 'opening':
+        text = `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
+        break;
+      case 'roll':
+        text = `${lastText}Your turn: roll the dice.`;
+        break;
+      case 'move': {
+        const n = state.plays.length;
+        const only = n === 1 ? (state.plays[0].steps.length ? `one legal play: ${state.plays[0].text}` : 'no legal play: you pass') : `${n} legal plays`;
+        text = `You rolled ${diceText(state.dice)}: ${only}. ${n > 1 || state.plays[0].steps.length ? moveHelp() : ''}`;
+        break;
+      }
+      case 'engine':
+        text = `${lastText}The engine is thinking…`;
+        break;
+      case 'next':
+        text = `${lastText}${resultText(state.finished.result, state.finished.variant)}. Press “Next game”.`;
+        break;
+      case 'over':
+        if (state.mode === 'match') {
+          const s = state.match.score;
+          text = `${lastText}Match over: ${state.match.winner === HUMAN ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
+        } else {
+          text = `${lastText}Game over. ${resultText(state.outcome, state.variant)}.`;
+        }
+        break;
+      default:
+        text = '';
+    }
+    setStatus(text.trim());
+    describeMove();
+    describeScore();
+  }
+
+  function describeScore() {
+    const el = $('score');
+    if (state.mode !== 'match' || !state.match) {
+      el.hidden = true;
+      return;
+    }
+    const m = state.match;
+    el.replaceChildren();
+    const line = document.createElement('p');
+    line.append(`Match to ${m.target}: `);
+    const you = document.createElement('strong');
+    you.id = 'score-white';
+    you.textContent = `You ${m.score[0]}`;
+    const eng = document.createElement('strong');
+    eng.id = 'score-black';
+    eng.textContent = `Engine ${m.score[1]}`;
+    line.append(you, ' – ', eng, ` · game ${m.game_number + 1}: ${nameOf(m.variant || state.variant)}`);
+    el.appendChild(line);
+    el.dataset.score = `${m.score[0]}-${m.score[1]}`;
+    el.hidden = false;
+  }
+
+  function addLog(entry) {
+    state.log.push(entry);
+    renderLog();
+  }
+
+  function renderLog() {
+    const ol = $('log');
+    ol.replaceChildren();
+    for (const e of state.log) {
+      const li = document.createElement('li');
+      if (e.result) {
+        li.className = 'result';
+        li.textContent = resultText(e.result, e.variant);
+      } else if (e.opening) {
+        li.textContent = `Opening roll: you ${e.dice[0]}, engine ${e.dice[1]} — ${e.text}`;
+      } else {
+        li.dataset.player = String(e.player);
+        li.dataset.dice = diceText(e.dice);
+        li.dataset.steps = JSON.stringify(e.steps);
+        li.dataset.id = e.id || '';
+        li.textContent = `${SIDE_NAMES[e.player]}: ${diceText(e.dice)} ${e.text}`;
+      }
+      ol.appendChild(li);
+    }
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  function updateControls() {
+    const p = state.phase;
+    const rollBtn = $('roll');
+    rollBtn.disabled = busy || !['roll', 'opening', 'next', 'engine'].includes(p);
+    const labels = { opening: 'Roll for the start', next: 'Next game', engine: busy ? 'Roll' : 'Engine: try again' };
+    rollBtn.textContent = labels[p] || 'Roll';
+    $('undo').disabled = busy || !canUndo();
+    $('hint').disabled = busy || p !== 'move';
+    $('new-game').disabled = busy;
+    const only = $('play-only');
+    const single = p === 'move' && state.plays.length === 1;
+    only.hidden = !single;
+    only.disabled = busy || !single;
+    if (single) only.textContent = state.plays[0].steps.length ? `Play ${state.plays[0].text}` : 'Pass';
+    $('board').dataset.busy = busy ? 'true' : 'false';
+  }
+
+  // ---------------------------------------------------------------- set-up
+  async function loadVariants() {
+    const v = await api('variants');
+    const games = v.variants;
+    const kinds = v.match_kinds || [];
+    const select = $('variant');
+    select.replaceChildren();
+    const single = document.createElement('optgroup');
+    single.label = 'One game';
+    for (const g of games) {
+      single.appendChild(new Option(nameOf(g.name), g.name));
+    }
+    select.appendChild(single);
+    if (kinds.length) {
+      const matches = document.createElement('optgroup');
+      matches.label = 'A match';
+      for (const k of kinds) matches.appendChild(new Option(`${nameOf(k)} match`, `match:${k}`));
+      select.appendChild(matches);
+    }
+    select.value = 'fevga';
+    showTarget();
+  }
+
+  function showTarget() {
+    const isMatch = $('variant').value.startsWith('match:');
+    $('target').hidden = !isMatch;
+    $('target-label').hidden = !isMatch;
+  }
+
+  function readSeed() {
+    const raw = new URLSearchParams(window.location.search).get('seed');
+    if (raw === null) return;
+    if (/^[0-9]{1,9}$/.test(raw) && Number(raw) <= MAX_SEED_BASE) {
+      seedBase = Number(raw);
+    } else {
+      showError(`seed: expected an integer 0..${MAX_SEED_BASE} in the address, got "${raw}"; the dice are random`);
+    }
+  }
+
+  function init() {
+    readSeed();
+    $('setup').addEventListener('submit', (e) => { e.preventDefault(); run(newGame); });
+    $('variant').addEventListener('change', showTarget);
+    $('strength').addEventListener('change', () => { state.plies = Number($('strength').value); });
+    $('roll').addEventListener('click', () => run(rollButton));
+    $('undo').addEventListener('click', () => run(undo));
+    $('hint').addEventListener('click', () => run(hint));
+    $('play-only').addEventListener('click', () => run(async () => {
+      if (state.phase === 'move' && state.plays.length === 1) await humanPlays(state.plays[0]);
+    }));
+    $('board').addEventListener('click', onBoardClick);
+    $('board').addEventListener('keydown', onBoardKey);
+    const seedError = $('error').hidden ? null : $('error').textContent; // run() clears the box
+    run(async () => {
+      await loadVariants();
+      await newGame();
+      if (seedError) showError(seedError);
+    });
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();
