@@ -12,8 +12,7 @@ struct Dice {
   bool is_double() const { return d1 == d2; }
   int high() const { return d1 > d2 ? d1 : d2; }
   int low() const { return d1 > d2 ? d2 : d1; }
-  // Steps a roll gives: 4 for doubles, 2 otherwise.
-  int steps() const { return is_double() ? 4 : 2; }
+  // (How many steps a roll gives depends on the game: Rules::steps.)
 };
 
 inline Dice make_dice(int d1, int d2) {
