@@ -12,15 +12,33 @@
 #include "tavli/encode.h"
 #include "tavli/notation.h"
 #include "tavli/perft.h"
+#include "tavli/nnet.h"
 #include "tavli/rng.h"
 
 namespace py = pybind11;
 using namespace tavli;
 
+void bind_nnet(py::module_& m);  // nnet_bindings.cpp
+
 namespace {
 
 py::tuple probs_tuple(const Probabilities& p) {
   return py::make_tuple(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.margin);
+}
+
+// The evaluator at a search's leaves: the heuristic (None), or a tavli._core.NeuralEvaluator, which
+// `keep` holds for the duration of the search.
+const Evaluator& evaluator_arg(py::handle ev, const Rules& rules, std::shared_ptr<NeuralEvaluator>& keep) {
+  if (ev.is_none()) return heuristic_evaluator();
+  try {
+    keep = ev.cast<std::shared_ptr<NeuralEvaluator>>();
+  } catch (const py::cast_error&) {
+    throw std::invalid_argument("evaluator: expected None (the heuristic) or a tavli.nn.Net");
+  }
+  if (!keep->supports(rules))
+    throw std::invalid_argument("evaluator: a net of family '" + keep->net().family() + "' cannot evaluate " +
+                                rules.info().name + " (family '" + net_family(rules.variant) + "')");
+  return *keep;
 }
 
 SearchOptions search_options(int plies, const std::vector<std::tuple<int, int, double>>& filters, int threads,
@@ -384,14 +402,16 @@ PYBIND11_MODULE(_core, m) {
       .def("_core_copy_from", [](Game& g, const Game& other) { g = other; })
       .def("_analyze", [](const Game& g, py::handle dice_arg, int plies,
                           const std::vector<std::tuple<int, int, double>>& filters, int threads, double time_limit,
-                          std::int64_t node_limit) {
+                          std::int64_t node_limit, py::handle evaluator) {
         const Dice dice = dice_from_py(dice_arg);
         const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        std::shared_ptr<NeuralEvaluator> keep;
+        const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
         Analysis a;
         {
           py::gil_scoped_release release;
-          a = analyze(g.position(), g.rules(), dice, heuristic_evaluator(), opt);
+          a = analyze(g.position(), g.rules(), dice, ev, opt);
         }
         py::list plays;
         for (const PlayValue& v : a.plays)
@@ -400,12 +420,14 @@ PYBIND11_MODULE(_core, m) {
         return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
       })
       .def("_evaluate", [](const Game& g, int plies, const std::vector<std::tuple<int, int, double>>& filters,
-                           int threads, double time_limit, std::int64_t node_limit) {
+                           int threads, double time_limit, std::int64_t node_limit, py::handle evaluator) {
         const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        std::shared_ptr<NeuralEvaluator> keep;
+        const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         Evaluation e;
         {
           py::gil_scoped_release release;
-          e = evaluate(g.position(), g.rules(), heuristic_evaluator(), opt);
+          e = evaluate(g.position(), g.rules(), ev, opt);
         }
         return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
       })
@@ -703,4 +725,6 @@ PYBIND11_MODULE(_core, m) {
     py::gil_scoped_release release;
     return generate_all(rules, rows.data(), dice.data(), n, repeat);
   });
+
+  bind_nnet(m);
 }

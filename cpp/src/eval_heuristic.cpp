@@ -241,37 +241,8 @@ float plakoto_score(const Position& pos, const Rules& rules, const SideSummary& 
   return s;
 }
 
-// Both sides with every checker home: exact one-sided distributions (bearoff.h). The side on roll
-// wins when it needs no more rolls than the other; a double when the other needs more rolls than
-// that even for his first checker (only while he has none off).
-Probabilities race_from_table(const Position& pos) {
-  const BearoffTable& t = BearoffTable::get();
-  const int mi = BearoffTable::index(pos.own()), oi = BearoffTable::index(pos.opp());
-  const float* me = t.rolls_to_finish(mi);
-  const float* op = t.rolls_to_finish(oi);
-  const float* me_first = t.rolls_to_first(mi);
-  const float* op_first = t.rolls_to_first(oi);
-  const int K = BearoffTable::kMaxRolls;
-  // Tails: P(N >= n).
-  float op_tail[BearoffTable::kMaxRolls + 1], opf_tail[BearoffTable::kMaxRolls + 1], mef_tail[BearoffTable::kMaxRolls + 1];
-  op_tail[K] = opf_tail[K] = mef_tail[K] = 0.0f;
-  for (int n = K - 1; n >= 0; --n) {
-    op_tail[n] = op_tail[n + 1] + op[n];
-    opf_tail[n] = opf_tail[n + 1] + op_first[n];
-    mef_tail[n] = mef_tail[n + 1] + me_first[n];
-  }
-  Probabilities p;
-  for (int n = 1; n < K; ++n) {
-    p.win += me[n] * op_tail[n];
-    if (pos.opp().off == 0) p.win_double += me[n] * opf_tail[n];
-    if (pos.own().off == 0 && n < K) p.lose_double += op[n] * mef_tail[std::min(n + 1, K)];
-  }
-  p.win = std::min(1.0f, p.win);
-  return p;
-}
-
 Probabilities race_from(const Position& pos, const SideSummary& me, const SideSummary& op) {
-  if (all_home(pos.own()) && all_home(pos.opp())) return race_from_table(pos);
+  if (all_home(pos.own()) && all_home(pos.opp())) return bearoff_race(pos);  // is_race holds here
   const Rolls mine = rolls_for(static_cast<float>(me.pips), me.checkers);
   const Rolls his = rolls_for(static_cast<float>(op.pips), op.checkers);
   Probabilities p;
@@ -352,6 +323,39 @@ bool is_race(const Position& pos, const Rules& rules) {
   const std::uint32_t ahead_of_me = kBoardMask & ~((2u << my_rear) - 1);
   const std::uint32_t ahead_of_him = kBoardMask & ~((2u << op_rear) - 1);
   return !(op_in_mine & ahead_of_me) && !(me_in_his & ahead_of_him);
+}
+
+// Both sides with every checker home: exact one-sided distributions (bearoff.h). The side on roll
+// wins when it needs no more rolls than the other; a double when the other needs more rolls than
+// that even for his first checker (only while he has none off).
+Probabilities bearoff_race(const Position& pos) {
+  const BearoffTable& t = BearoffTable::get();
+  const int mi = BearoffTable::index(pos.own()), oi = BearoffTable::index(pos.opp());
+  const float* me = t.rolls_to_finish(mi);
+  const float* op = t.rolls_to_finish(oi);
+  const float* me_first = t.rolls_to_first(mi);
+  const float* op_first = t.rolls_to_first(oi);
+  const int K = BearoffTable::kMaxRolls;
+  // Tails: P(N >= n).
+  float op_tail[BearoffTable::kMaxRolls + 1], opf_tail[BearoffTable::kMaxRolls + 1], mef_tail[BearoffTable::kMaxRolls + 1];
+  op_tail[K] = opf_tail[K] = mef_tail[K] = 0.0f;
+  for (int n = K - 1; n >= 0; --n) {
+    op_tail[n] = op_tail[n + 1] + op[n];
+    opf_tail[n] = opf_tail[n + 1] + op_first[n];
+    mef_tail[n] = mef_tail[n + 1] + me_first[n];
+  }
+  Probabilities p;
+  for (int n = 1; n < K; ++n) {
+    p.win += me[n] * op_tail[n];
+    if (pos.opp().off == 0) p.win_double += me[n] * opf_tail[n];
+    if (pos.own().off == 0 && n < K) p.lose_double += op[n] * mef_tail[std::min(n + 1, K)];
+  }
+  p.win = std::min(1.0f, p.win);
+  return p;
+}
+
+bool is_bearoff_race(const Position& pos, const Rules& rules) {
+  return all_home(pos.own()) && all_home(pos.opp()) && is_race(pos, rules);
 }
 
 const Evaluator& heuristic_evaluator() {

@@ -16,6 +16,7 @@ from .match import Match
 from .analysis import Analysis, AnalyzedPlay, Evaluation, Probabilities
 from .batch import encode, evaluate_batch
 from .sim import simulate, simulate_matches
+from . import nn
 
 __version__ = "0.1.0"
 
@@ -37,6 +38,7 @@ __all__ = [
     "evaluate_batch",
     "simulate",
     "simulate_matches",
+    "nn",
     "BLACK",
     "Board",
     "IllegalMove",

@@ -70,6 +70,18 @@ class Analysis(list):
         return self[0]
 
 
+def evaluator_arg(evaluator: Any) -> Any:
+    """The evaluator a search uses at its leaves: None (the heuristic) or a tavli.nn.Net, passed
+    to the core as a snapshot (changing the net later does not touch a running search)."""
+    if evaluator is None:
+        return None
+    from .nn import Net
+
+    if not isinstance(evaluator, Net):
+        raise ValueError(f"evaluator: expected None (the heuristic) or a tavli.nn.Net, got {type(evaluator).__name__}")
+    return evaluator._evaluator()
+
+
 def filters_arg(filters: Any) -> list[tuple[int, int, float]]:
     """Move filters as (accept, extra, threshold) triples, validated."""
     if filters is None:

@@ -275,14 +275,16 @@ class Board(_core.Board):
         threads: int = 1,
         time_limit: float | None = None,
         node_limit: int | None = None,
+        evaluator: Any = None,
     ) -> "Evaluation":
-        """The position before the roll, for the side to move, `plies` deep (heuristic evaluator at
-        the leaves; exact when the game is over). Releases the GIL."""
-        from .analysis import Evaluation, Probabilities, filters_arg, search_args
+        """The position before the roll, for the side to move, `plies` deep (at the leaves the
+        heuristic evaluator, or `evaluator`, a tavli.nn.Net; exact when the game is over).
+        Releases the GIL."""
+        from .analysis import Evaluation, Probabilities, evaluator_arg, filters_arg, search_args
 
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         probs, equity, done, nodes, interrupted = self._evaluate(
-            plies, filters_arg(filters), threads, time_limit, node_limit
+            plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator)
         )
         return Evaluation(Probabilities(*probs), equity, done, nodes, interrupted)
 
@@ -295,15 +297,17 @@ class Board(_core.Board):
         threads: int = 1,
         time_limit: float | None = None,
         node_limit: int | None = None,
+        evaluator: Any = None,
     ) -> "Analysis":
         """The legal plays for the roll, best first, each with its probabilities and equity for the
         side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
-        filters). Releases the GIL; a time or node limit returns the deepest completed iteration."""
-        from .analysis import AnalyzedPlay, Analysis, Probabilities, filters_arg, search_args
+        filters) with the heuristic evaluator or `evaluator` (a tavli.nn.Net) at the leaves.
+        Releases the GIL; a time or node limit returns the deepest completed iteration."""
+        from .analysis import AnalyzedPlay, Analysis, Probabilities, evaluator_arg, filters_arg, search_args
 
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         plays, done, nodes, interrupted = self._analyze(
-            dice, plies, filters_arg(filters), threads, time_limit, node_limit
+            dice, plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator)
         )
         return Analysis(
             [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted

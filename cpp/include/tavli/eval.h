@@ -71,4 +71,11 @@ const Evaluator& heuristic_evaluator();
 // True once no checker of either side can meet an opposing checker again.
 bool is_race(const Position& pos, const Rules& rules);
 
+// Both sides with every checker home and no contact: the race the one-sided bear-off table
+// (bearoff.h) values exactly. Every evaluator defers to it there.
+bool is_bearoff_race(const Position& pos, const Rules& rules);
+// The exact win and double chances of such a race (triples, draw and margin zero; the game's
+// scoring, e.g. no doubles in single-point games, is the caller's to apply).
+Probabilities bearoff_race(const Position& pos);
+
 }  // namespace tavli

@@ -1,0 +1,172 @@
+// pybind11 bindings of the neural nets (nnet.h): tavli._core.NeuralNet and NeuralEvaluator.
+// Conversions and shape checks only; the arithmetic is the core's.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "tavli/batch.h"
+#include "tavli/nnet.h"
+
+namespace py = pybind11;
+using namespace tavli;
+
+namespace {
+
+using FloatsIn = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using RowsIn = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
+
+py::array_t<float> copy_out(const float* p, std::vector<py::ssize_t> shape) {
+  py::array_t<float> a(shape);
+  std::memcpy(a.mutable_data(), p, static_cast<std::size_t>(a.size()) * sizeof(float));
+  return a;
+}
+
+// NaN or infinite values would not fail in the arithmetic, only give garbage (and differ between
+// the two paths): refused at the boundary, naming where.
+void check_finite(const float* p, py::ssize_t size, py::ssize_t cols, const char* name) {
+  // A branch-free pass first (it vectorises: cheap next to the forward pass), then the search.
+  int bad = 0;
+  for (py::ssize_t i = 0; i < size; ++i) bad |= !(std::fabs(p[i]) <= std::numeric_limits<float>::max());
+  if (!bad) return;
+  for (py::ssize_t i = 0; i < size; ++i)
+    if (!std::isfinite(p[i]))
+      throw std::invalid_argument(std::string(name) + " has a NaN or infinite value at " +
+                                  (cols > 1 ? "[" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "]"
+                                            : "[" + std::to_string(i) + "]"));
+}
+
+// Replaces one weight array from numpy after checking its shape and that every value is finite
+// (the net is left unchanged when the new values are refused).
+void copy_in(float* dst, const FloatsIn& src, std::vector<py::ssize_t> shape, const char* name) {
+  bool ok = src.ndim() == static_cast<py::ssize_t>(shape.size());
+  for (std::size_t k = 0; ok && k < shape.size(); ++k) ok = src.shape(static_cast<py::ssize_t>(k)) == shape[k];
+  if (!ok) {
+    std::string want = "(";
+    for (std::size_t k = 0; k < shape.size(); ++k) want += (k ? ", " : "") + std::to_string(shape[k]);
+    throw std::invalid_argument(std::string(name) + " must have shape " + want + (shape.size() == 1 ? ",)" : ")"));
+  }
+  check_finite(src.data(), src.size(), shape.size() == 2 ? shape[1] : 1, name);
+  std::memcpy(dst, src.data(), static_cast<std::size_t>(src.size()) * sizeof(float));
+}
+
+void check_family(const NeuralEvaluator& ev, const Rules& rules) {
+  if (!ev.supports(rules))
+    throw std::invalid_argument("a net of family '" + ev.net().family() + "' cannot evaluate " + rules.info().name +
+                                " (family '" + net_family(rules.variant) + "')");
+}
+
+}  // namespace
+
+void bind_nnet(py::module_& m) {
+  m.def("net_family", [](const std::string& variant) { return std::string(net_family(variant_from_name(variant))); },
+        py::arg("variant"), "The family of nets that serves a variant (nnet.h).");
+
+  py::class_<NeuralNet, std::shared_ptr<NeuralNet>>(
+      m, "NeuralNet", "A dense net: inputs -> sigmoid hidden layer -> 5 sigmoid outputs (cpp/include/tavli/nnet.h).")
+      .def(py::init([](const std::string& family, int hidden, const std::string& encoding, int inputs,
+                       std::uint64_t seed) {
+             // Defaults: the family's encoding, and that encoding's size.
+             const std::string enc = encoding.empty() ? encoding_name(net_family_encoding(family)) : encoding;
+             const int in = inputs ? inputs : enc == "raw" ? 0 : encoding_size(encoding_from_name(enc), false);
+             return std::make_shared<NeuralNet>(in, hidden, enc, family, seed);
+           }),
+           py::arg("family"), py::arg("hidden"), py::arg("encoding") = "", py::arg("inputs") = 0, py::arg("seed") = 0,
+           "A net with small seeded random weights. encoding '' is the family's; inputs 0 is the encoding's size.")
+      .def_static("load", [](const std::string& path) { return std::make_shared<NeuralNet>(NeuralNet::load(path)); },
+                  py::arg("path"), "Reads a weight file, checking all of it (ValueError naming the problem).")
+      .def("save", [](NeuralNet& n, const std::string& path, py::object metadata) {
+        if (!metadata.is_none()) n.set_metadata(metadata.cast<std::string>());
+        n.save(path);
+      }, py::arg("path"), py::arg("metadata") = py::none(), "Writes the weight file atomically (temporary file + rename).")
+      .def("copy", [](const NeuralNet& n) { return std::make_shared<NeuralNet>(n); })
+      .def_property_readonly("inputs", &NeuralNet::inputs)
+      .def_property_readonly("hidden", &NeuralNet::hidden)
+      .def_property_readonly("outputs", &NeuralNet::outputs)
+      .def_property_readonly("encoding", &NeuralNet::encoding)
+      .def_property_readonly("family", &NeuralNet::family)
+      .def_property("metadata", &NeuralNet::metadata, &NeuralNet::set_metadata)
+      .def_property_readonly("avx2", &NeuralNet::avx2, "True when forward uses the AVX2 + FMA path.")
+      .def_property("force_scalar", [](const NeuralNet& n) { return !n.avx2(); }, &NeuralNet::force_scalar,
+                    "Set to use the portable path even where the CPU has AVX2 (for tests).")
+      .def_static("cpu_has_avx2", &NeuralNet::cpu_has_avx2)
+      .def_property("w1", [](const NeuralNet& n) { return copy_out(n.w1(), {n.inputs(), n.hidden()}); },
+                    [](NeuralNet& n, const FloatsIn& a) { copy_in(n.w1(), a, {n.inputs(), n.hidden()}, "w1"); },
+                    "Input layer weights (inputs, hidden), input-major (a copy).")
+      .def_property("b1", [](const NeuralNet& n) { return copy_out(n.b1(), {n.hidden()}); },
+                    [](NeuralNet& n, const FloatsIn& a) { copy_in(n.b1(), a, {n.hidden()}, "b1"); })
+      .def_property("w2", [](const NeuralNet& n) { return copy_out(n.w2(), {n.outputs(), n.hidden()}); },
+                    [](NeuralNet& n, const FloatsIn& a) { copy_in(n.w2(), a, {n.outputs(), n.hidden()}, "w2"); },
+                    "Output layer weights (5, hidden), output-major (a copy).")
+      .def_property("b2", [](const NeuralNet& n) { return copy_out(n.b2(), {n.outputs()}); },
+                    [](NeuralNet& n, const FloatsIn& a) { copy_in(n.b2(), a, {n.outputs()}, "b2"); })
+      .def("forward", [](const NeuralNet& n, const FloatsIn& x, bool with_hidden) -> py::object {
+        if (x.ndim() != 2 || x.shape(1) != n.inputs())
+          throw std::invalid_argument("x must be a float32 array of shape (N, " + std::to_string(n.inputs()) + ")");
+        if (x.shape(0) > (1 << 30)) throw std::invalid_argument("x: too many rows");
+        check_finite(x.data(), x.size(), x.shape(1), "x");
+        const int rows = static_cast<int>(x.shape(0));
+        py::array_t<float> out({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(NeuralNet::kOutputs)});
+        py::array_t<float> hid;
+        if (with_hidden) hid = py::array_t<float>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(n.hidden())});
+        float* o = out.mutable_data();
+        float* h = with_hidden ? hid.mutable_data() : nullptr;
+        {
+          py::gil_scoped_release release;
+          n.forward_batch(x.data(), rows, o, h);
+        }
+        if (with_hidden) return py::make_tuple(out, hid);
+        return std::move(out);
+      }, py::arg("x"), py::arg("with_hidden") = false,
+      "Outputs (N, 5) for inputs (N, inputs); with_hidden=True also returns the hidden activations.");
+
+  // A snapshot of a net: the evaluator copies it, so changing the Python net afterwards (even from
+  // another thread while a search runs without the GIL) does not touch a running search.
+  py::class_<NeuralEvaluator, std::shared_ptr<NeuralEvaluator>>(m, "NeuralEvaluator",
+                                                                "Static evaluation by a net (a copy of it).")
+      .def(py::init([](const NeuralNet& net) {
+             return std::make_shared<NeuralEvaluator>(std::make_shared<const NeuralNet>(net));
+           }),
+           py::arg("net"))
+      .def("supports", [](const NeuralEvaluator& ev, const Game& g) { return ev.supports(g.rules()); }, py::arg("board"))
+      .def("_evaluate_rows", [](const NeuralEvaluator& ev, const Game& like, const RowsIn& rows) {
+        const Rules& rules = like.rules();
+        check_family(ev, rules);
+        if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
+          throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
+        if (rows.shape(0) > (1 << 30)) throw std::invalid_argument("positions: too many rows");
+        const int n = static_cast<int>(rows.shape(0));
+        std::vector<Position> positions(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+          try {
+            Player t;
+            positions[static_cast<std::size_t>(i)] = Position::from_row(rows.data() + kRowBytes * i, &t);
+            validate_position(positions[static_cast<std::size_t>(i)], rules);
+            if (game_outcome(positions[static_cast<std::size_t>(i)], rules, t))
+              throw std::invalid_argument("the game is over (evaluate positions still in play)");
+          } catch (const std::invalid_argument& e) {
+            throw InvalidPosition("row " + std::to_string(i) + ": " + e.what());
+          }
+        }
+        std::vector<Probabilities> p(static_cast<std::size_t>(n));
+        {
+          py::gil_scoped_release release;
+          ev.evaluate(positions.data(), n, rules, p.data());
+        }
+        py::array_t<float> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(kEvalColumns)});
+        float* o = out.mutable_data();
+        for (int i = 0; i < n; ++i) {  // the columns of batch_evaluate (batch.h)
+          const Probabilities& q = p[static_cast<std::size_t>(i)];
+          const float row[kEvalColumns] = {q.win,         q.win_double, q.win_triple, q.lose_double,
+                                           q.lose_triple, q.draw,       q.margin,     q.equity()};
+          std::memcpy(o + kEvalColumns * i, row, sizeof row);
+        }
+        return out;
+      }, py::arg("board"), py::arg("rows"),
+      "Static values (N, 8: win, win_double, win_triple, lose_double, lose_triple, draw, margin, equity) of "
+      "position rows of the board's game, for the side to move. Games that are over are not allowed.");
+}

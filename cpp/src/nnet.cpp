@@ -1,0 +1,622 @@
+// Neural nets (nnet.h): initialisation, the two forward implementations, the weight file, and the
+// evaluator. Layouts and the file format are documented in nnet.h.
+#include "tavli/nnet.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include "tavli/rng.h"
+
+// The AVX2 path needs GCC or Clang on x86 (target attributes, __builtin_cpu_supports); elsewhere,
+// or with -DTAVLI_NNET_NO_AVX2, only the portable path is built.
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TAVLI_NNET_NO_AVX2)
+#define TAVLI_NNET_AVX2 1
+#include <immintrin.h>
+#endif
+
+#if defined(_WIN32)
+#include <process.h>
+#define tavli_getpid _getpid
+#else
+#include <unistd.h>
+#define tavli_getpid getpid
+#endif
+
+namespace tavli {
+
+// --- families ------------------------------------------------------------------------------------
+
+const char* net_family(Variant v) {
+  switch (v) {
+    case Variant::Backgammon:
+    case Variant::Portes:
+    case Variant::Tavla:
+    case Variant::Nackgammon:
+    case Variant::Hypergammon: return "backgammon";
+    case Variant::Plakoto: return "plakoto";
+    case Variant::Fevga:
+    case Variant::Moultezim:
+    case Variant::Jacquet: return "fevga";
+    case Variant::Narde: return "narde";
+    case Variant::Tawla31: return "tawla31";
+  }
+  return "";
+}
+
+namespace {
+constexpr const char* kFamilies[] = {"backgammon", "plakoto", "fevga", "narde", "tawla31"};
+}  // namespace
+
+void check_net_family(const std::string& name) {
+  for (const char* f : kFamilies)
+    if (name == f) return;
+  throw std::invalid_argument("unknown net family '" + name + "' (known: backgammon, plakoto, fevga, narde, tawla31)");
+}
+
+Encoding net_family_encoding(const std::string& family) {
+  check_net_family(family);
+  for (const VariantInfo& v : variant_table())
+    if (family == net_family(v.variant)) return default_encoding(make_rules(v.variant));
+  throw std::logic_error("net family '" + family + "' has no game");
+}
+
+// --- shared arithmetic ---------------------------------------------------------------------------
+
+namespace {
+
+// exp(x) by Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, a degree-6 polynomial for e^r (about
+// 1e-7 relative), then 2^n through the exponent bits. Both paths use this same algorithm (the
+// AVX2 one with FMA), so they agree far below the documented tolerance; the clamp keeps 2^n a
+// normal float (sigmoid is 0 or 1 to float precision well before it).
+constexpr float kExpClamp = 80.0f;
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f, kP3 = 4.1665795894e-2f,
+                kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
+
+inline float exp_approx(float x) {
+  x = std::min(kExpClamp, std::max(-kExpClamp, x));
+  const float n = std::floor(x * kLog2e + 0.5f);
+  float r = x - n * kLn2Hi;
+  r = r - n * kLn2Lo;
+  float y = kP0;
+  y = y * r + kP1;
+  y = y * r + kP2;
+  y = y * r + kP3;
+  y = y * r + kP4;
+  y = y * r + kP5;
+  y = y * (r * r) + r + 1.0f;
+  const std::int32_t bits = (static_cast<std::int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return y * scale;
+}
+
+inline float sigmoid(float x) { return 1.0f / (1.0f + exp_approx(-x)); }
+
+// Per-thread scratch (forward runs in several search threads at once; no allocation per call
+// once grown): 0 hidden activations, 1 packed inputs.
+std::vector<float>& scratch(int which) {
+  thread_local std::vector<float> buffers[2];
+  return buffers[which];
+}
+
+// --- portable path -------------------------------------------------------------------------------
+
+void hidden_scalar(const float* x, int I, int H, const float* w1, const float* b1, float* acc) {
+  std::copy(b1, b1 + H, acc);
+  for (int i = 0; i < I; ++i) {
+    const float v = x[i];
+    if (v == 0.0f) continue;  // most units of an encoding are zero: skip the row
+    const float* row = w1 + static_cast<std::size_t>(i) * H;
+    for (int h = 0; h < H; ++h) acc[h] += v * row[h];
+  }
+  for (int h = 0; h < H; ++h) acc[h] = sigmoid(acc[h]);
+}
+
+void output_scalar(const float* hid, int H, const float* w2, const float* b2, float* out) {
+  for (int o = 0; o < NeuralNet::kOutputs; ++o) {
+    const float* row = w2 + static_cast<std::size_t>(o) * H;
+    float s = 0.0f;
+    for (int h = 0; h < H; ++h) s += hid[h] * row[h];
+    out[o] = sigmoid(b2[o] + s);
+  }
+}
+
+// --- AVX2 + FMA path -----------------------------------------------------------------------------
+
+#ifdef TAVLI_NNET_AVX2
+
+#define TAVLI_AVX2 __attribute__((target("avx2,fma")))
+
+TAVLI_AVX2 inline __m256 exp_avx2(__m256 x) {
+  x = _mm256_min_ps(_mm256_set1_ps(kExpClamp), _mm256_max_ps(_mm256_set1_ps(-kExpClamp), x));
+  const __m256 n = _mm256_floor_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(kLog2e), _mm256_set1_ps(0.5f)));
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Hi), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Lo), r);
+  __m256 y = _mm256_set1_ps(kP0);
+  y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(kP1));
+  y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(kP2));
+  y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(kP3));
+  y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(kP4));
+  y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(kP5));
+  y = _mm256_add_ps(_mm256_fmadd_ps(y, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+  const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(y, _mm256_castsi256_ps(bits));
+}
+
+TAVLI_AVX2 inline __m256 sigmoid_avx2(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  return _mm256_div_ps(one, _mm256_add_ps(one, exp_avx2(_mm256_sub_ps(_mm256_setzero_ps(), x))));
+}
+
+TAVLI_AVX2 inline float hsum_avx2(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// The hidden layer of T rows at once. First the inputs that are non-zero in any of the T rows
+// (a SIMD scan), with the rows' values packed side by side; then, 16 hidden units at a time, each
+// of those weight rows is loaded once and feeds all T rows' accumulators (T x 2 registers). A row
+// whose input is zero adds an exact 0, so every row's sum is the same as alone, in the same order
+// as the scalar path.
+template <int T>
+TAVLI_AVX2 void hidden_tile_avx2(const float* const* x, int I, int H, const float* w1, const float* b1,
+                                 float* const* acc, std::vector<int>& idx, std::vector<float>& xs) {
+  idx.resize(static_cast<std::size_t>(I));
+  xs.resize(static_cast<std::size_t>(I) * T);
+  int u = 0;
+  auto take = [&](int i) {
+    idx[static_cast<std::size_t>(u)] = i;
+    for (int t = 0; t < T; ++t) xs[static_cast<std::size_t>(u) * T + t] = x[t][i];
+    ++u;
+  };
+  int i = 0;
+  const __m256 zero = _mm256_setzero_ps();
+  for (; i + 8 <= I; i += 8) {
+    int mask = 0;
+    for (int t = 0; t < T; ++t) mask |= _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(x[t] + i), zero, _CMP_NEQ_UQ));
+    for (; mask; mask &= mask - 1) take(i + __builtin_ctz(static_cast<unsigned>(mask)));
+  }
+  for (; i < I; ++i) {
+    bool any = false;
+    for (int t = 0; t < T; ++t) any |= x[t][i] != 0.0f;
+    if (any) take(i);
+  }
+  const int* ix = idx.data();
+  const float* xv = xs.data();
+
+  int c = 0;
+  for (; c + 16 <= H; c += 16) {
+    __m256 a[T][2];
+    for (int t = 0; t < T; ++t) a[t][0] = _mm256_loadu_ps(b1 + c), a[t][1] = _mm256_loadu_ps(b1 + c + 8);
+    for (int k = 0; k < u; ++k) {
+      const float* row = w1 + static_cast<std::size_t>(ix[k]) * H + c;
+      const __m256 w0 = _mm256_loadu_ps(row), wb = _mm256_loadu_ps(row + 8);
+      for (int t = 0; t < T; ++t) {
+        const __m256 v = _mm256_broadcast_ss(xv + static_cast<std::size_t>(k) * T + t);
+        a[t][0] = _mm256_fmadd_ps(v, w0, a[t][0]);
+        a[t][1] = _mm256_fmadd_ps(v, wb, a[t][1]);
+      }
+    }
+    for (int t = 0; t < T; ++t) _mm256_storeu_ps(acc[t] + c, a[t][0]), _mm256_storeu_ps(acc[t] + c + 8, a[t][1]);
+  }
+  for (; c + 8 <= H; c += 8) {
+    __m256 a[T];
+    for (int t = 0; t < T; ++t) a[t] = _mm256_loadu_ps(b1 + c);
+    for (int k = 0; k < u; ++k) {
+      const __m256 w0 = _mm256_loadu_ps(w1 + static_cast<std::size_t>(ix[k]) * H + c);
+      for (int t = 0; t < T; ++t)
+        a[t] = _mm256_fmadd_ps(_mm256_broadcast_ss(xv + static_cast<std::size_t>(k) * T + t), w0, a[t]);
+    }
+    for (int t = 0; t < T; ++t) _mm256_storeu_ps(acc[t] + c, a[t]);
+  }
+  for (; c < H; ++c)  // fewer than 8 left: one unit at a time
+    for (int t = 0; t < T; ++t) {
+      float s = b1[c];
+      for (int k = 0; k < u; ++k) s = std::fma(xv[static_cast<std::size_t>(k) * T + t], w1[static_cast<std::size_t>(ix[k]) * H + c], s);
+      acc[t][c] = s;
+    }
+
+  for (int t = 0; t < T; ++t) {
+    float* h = acc[t];
+    int j = 0;
+    for (; j + 8 <= H; j += 8) _mm256_storeu_ps(h + j, sigmoid_avx2(_mm256_loadu_ps(h + j)));
+    for (; j < H; ++j) h[j] = sigmoid(h[j]);
+  }
+}
+
+TAVLI_AVX2 void output_avx2(const float* hid, int H, const float* w2, const float* b2, float* out) {
+  for (int o = 0; o < NeuralNet::kOutputs; ++o) {
+    const float* row = w2 + static_cast<std::size_t>(o) * H;
+    __m256 s = _mm256_setzero_ps();
+    int h = 0;
+    for (; h + 8 <= H; h += 8) s = _mm256_fmadd_ps(_mm256_loadu_ps(hid + h), _mm256_loadu_ps(row + h), s);
+    float t = hsum_avx2(s);
+    for (; h < H; ++h) t = std::fma(hid[h], row[h], t);
+    out[o] = sigmoid(b2[o] + t);
+  }
+}
+
+TAVLI_AVX2 void forward_avx2(const float* x, int n, int I, int H, const float* w1, const float* b1, const float* w2,
+                             const float* b2, float* out, float* hidden) {
+  thread_local std::vector<int> idx;
+  std::vector<float>& xs = scratch(1);
+  constexpr int kTile = 4;
+  // Without a caller's buffer the hidden activations of one tile live in a small scratch that
+  // stays in L1 (a buffer for the whole batch would stream through memory).
+  std::vector<float>& tile = scratch(0);
+  if (!hidden) tile.resize(static_cast<std::size_t>(kTile) * H);
+  for (int r = 0; r < n; r += kTile) {
+    const int T = std::min(kTile, n - r);
+    const float* xr[kTile];
+    float* hr[kTile];
+    for (int t = 0; t < T; ++t) {
+      xr[t] = x + static_cast<std::size_t>(r + t) * I;
+      hr[t] = hidden ? hidden + static_cast<std::size_t>(r + t) * H : tile.data() + static_cast<std::size_t>(t) * H;
+    }
+    switch (T) {
+      case 4: hidden_tile_avx2<4>(xr, I, H, w1, b1, hr, idx, xs); break;
+      case 3: hidden_tile_avx2<3>(xr, I, H, w1, b1, hr, idx, xs); break;
+      case 2: hidden_tile_avx2<2>(xr, I, H, w1, b1, hr, idx, xs); break;
+      default: hidden_tile_avx2<1>(xr, I, H, w1, b1, hr, idx, xs); break;
+    }
+    for (int t = 0; t < T; ++t) output_avx2(hr[t], H, w2, b2, out + static_cast<std::size_t>(r + t) * NeuralNet::kOutputs);
+  }
+}
+
+#endif  // TAVLI_NNET_AVX2
+
+}  // namespace
+
+// --- the net -------------------------------------------------------------------------------------
+
+namespace {
+
+void check_sizes(int inputs, int hidden) {
+  if (inputs < 1 || inputs > NeuralNet::kMaxUnits)
+    throw std::invalid_argument("inputs must be 1.." + std::to_string(NeuralNet::kMaxUnits) + ", got " + std::to_string(inputs));
+  if (hidden < 1 || hidden > NeuralNet::kMaxUnits)
+    throw std::invalid_argument("hidden must be 1.." + std::to_string(NeuralNet::kMaxUnits) + ", got " + std::to_string(hidden));
+}
+
+// The encoding name is known (or "raw"), fits the input size and the family's games.
+void check_encoding(const std::string& encoding, const std::string& family, int inputs) {
+  check_net_family(family);
+  if (encoding == "raw") return;
+  const Encoding e = encoding_from_name(encoding);
+  if (encoding_size(e, false) != inputs)
+    throw std::invalid_argument("encoding '" + encoding + "' has " + std::to_string(encoding_size(e, false)) +
+                                " units, but the net has " + std::to_string(inputs) + " inputs");
+  if (net_family_encoding(family) != e)
+    throw std::invalid_argument(std::string("the games of family '") + family + "' are encoded with '" +
+                                encoding_name(net_family_encoding(family)) + "', not '" + encoding + "'");
+}
+
+}  // namespace
+
+NeuralNet::NeuralNet(int inputs, int hidden, const std::string& encoding, const std::string& family,
+                     std::uint64_t seed)
+    : inputs_(inputs), hidden_(hidden), encoding_(encoding), family_(family) {
+  check_sizes(inputs, hidden);
+  check_encoding(encoding, family, inputs);
+  w1_.resize(static_cast<std::size_t>(inputs) * hidden);
+  b1_.assign(static_cast<std::size_t>(hidden), 0.0f);
+  w2_.resize(static_cast<std::size_t>(kOutputs) * hidden);
+  b2_.assign(kOutputs, 0.0f);
+  Rng rng(seed);
+  auto fill = [&](std::vector<float>& w, int fan_in) {
+    const float a = 1.0f / std::sqrt(static_cast<float>(fan_in));
+    for (float& v : w) v = a * (static_cast<float>(rng.next() >> 40) * (2.0f / 16777216.0f) - 1.0f);  // 24 bits
+  };
+  fill(w1_, inputs);
+  fill(w2_, hidden);
+  use_avx2_ = cpu_has_avx2();
+}
+
+void NeuralNet::set_metadata(std::string text) {
+  if (text.size() > kMaxText) throw std::invalid_argument("metadata longer than " + std::to_string(kMaxText) + " bytes");
+  metadata_ = std::move(text);
+}
+
+bool NeuralNet::cpu_has_avx2() {
+#ifdef TAVLI_NNET_AVX2
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
+void NeuralNet::force_scalar(bool on) { use_avx2_ = !on && cpu_has_avx2(); }
+
+void NeuralNet::check_finite() const {
+  const struct {
+    const char* name;
+    const std::vector<float>& w;
+    int cols;
+  } layers[] = {{"w1", w1_, hidden_}, {"b1", b1_, 0}, {"w2", w2_, hidden_}, {"b2", b2_, 0}};
+  for (const auto& l : layers)
+    for (std::size_t k = 0; k < l.w.size(); ++k)
+      if (!std::isfinite(l.w[k])) {
+        const std::string where = l.cols ? "[" + std::to_string(k / static_cast<std::size_t>(l.cols)) + "][" +
+                                               std::to_string(k % static_cast<std::size_t>(l.cols)) + "]"
+                                         : "[" + std::to_string(k) + "]";
+        throw std::invalid_argument(std::string("weight ") + l.name + where + " is " +
+                                    (std::isnan(l.w[k]) ? "NaN" : "infinite"));
+      }
+}
+
+void NeuralNet::forward_batch(const float* x, int n, float* out, float* hidden) const {
+  if (n <= 0) return;
+  const int I = inputs_, H = hidden_;
+#ifdef TAVLI_NNET_AVX2
+  if (use_avx2_) {
+    forward_avx2(x, n, I, H, w1_.data(), b1_.data(), w2_.data(), b2_.data(), out, hidden);
+    return;
+  }
+#endif
+  std::vector<float>& one = scratch(0);
+  if (!hidden) one.resize(static_cast<std::size_t>(H));
+  for (int r = 0; r < n; ++r) {
+    float* h = hidden ? hidden + static_cast<std::size_t>(r) * H : one.data();
+    hidden_scalar(x + static_cast<std::size_t>(r) * I, I, H, w1_.data(), b1_.data(), h);
+    output_scalar(h, H, w2_.data(), b2_.data(), out + static_cast<std::size_t>(r) * kOutputs);
+  }
+}
+
+// --- the weight file -----------------------------------------------------------------------------
+
+namespace {
+
+constexpr char kMagic[8] = {'T', 'A', 'V', 'L', 'I', 'N', 'E', 'T'};
+constexpr std::size_t kMaxName = 64;  // encoding and family names
+
+std::uint64_t fnv1a64(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+// Little-endian writer into a byte buffer.
+struct Writer {
+  std::vector<std::uint8_t> bytes;
+  void u32(std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+  }
+  void u64(std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+  }
+  void text(const std::string& s) {
+    u32(static_cast<std::uint32_t>(s.size()));
+    bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+  void floats(const std::vector<float>& w) {
+    for (float f : w) {
+      std::uint32_t v;
+      std::memcpy(&v, &f, sizeof v);
+      u32(v);
+    }
+  }
+};
+
+// Little-endian reader that names the field it could not read.
+struct Reader {
+  const std::vector<std::uint8_t>& bytes;
+  const std::string& path;
+  std::size_t pos = 0;
+
+  [[noreturn]] void fail(const std::string& what) const { throw std::invalid_argument(path + ": " + what); }
+  void need(std::size_t n, const char* what) const {
+    if (bytes.size() - pos < n)
+      fail(std::string("truncated file: ") + what + " needs " + std::to_string(n) + " bytes at offset " +
+           std::to_string(pos) + ", the file has " + std::to_string(bytes.size()));
+  }
+  std::uint32_t u32(const char* what) {
+    need(4, what);
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(bytes[pos + k]) << (8 * k);
+    pos += 4;
+    return v;
+  }
+  std::uint64_t u64(const char* what) {
+    const std::uint64_t lo = u32(what);
+    return lo | static_cast<std::uint64_t>(u32(what)) << 32;
+  }
+  std::string text(const char* what, std::size_t max) {
+    const std::uint32_t n = u32(what);
+    if (n > max) fail(std::string(what) + " is " + std::to_string(n) + " bytes long (at most " + std::to_string(max) + ")");
+    need(n, what);
+    std::string s(reinterpret_cast<const char*>(bytes.data() + pos), n);
+    pos += n;
+    return s;
+  }
+  void floats(std::vector<float>& w) {
+    for (float& f : w) {
+      const std::uint32_t v = u32("weights");
+      std::memcpy(&f, &v, sizeof f);
+    }
+  }
+};
+
+std::string hex64(std::uint64_t v) {
+  char buf[19];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+void NeuralNet::save(const std::string& path) const {
+  check_finite();
+  Writer w;
+  w.bytes.insert(w.bytes.end(), kMagic, kMagic + 8);
+  w.u32(kFormatVersion);
+  w.u32(2);
+  w.u32(static_cast<std::uint32_t>(inputs_));
+  w.u32(static_cast<std::uint32_t>(hidden_));
+  w.u32(kOutputs);
+  w.text(encoding_);
+  w.text(family_);
+  w.text(metadata_);
+  w.floats(w1_);
+  w.floats(b1_);
+  w.floats(w2_);
+  w.floats(b2_);
+  w.u64(fnv1a64(w.bytes.data(), w.bytes.size()));
+
+  // A reader never sees a half-written file: write a temporary next to the target, then rename
+  // (atomic on POSIX within one file system).
+  const std::string tmp = path + ".tmp" + std::to_string(tavli_getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+    f.write(reinterpret_cast<const char*>(w.bytes.data()), static_cast<std::streamsize>(w.bytes.size()));
+    f.flush();
+    if (!f) {
+      f.close();
+      std::remove(tmp.c_str());
+      throw std::runtime_error("error writing " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot rename " + tmp + " to " + path);
+  }
+}
+
+NeuralNet NeuralNet::load(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::invalid_argument(path + ": cannot open");
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  Reader rd{bytes, path};
+
+  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    rd.fail("not a tavli network file (bad magic; expected \"TAVLINET\")");
+  rd.pos = sizeof kMagic;
+  const std::uint32_t version = rd.u32("format version");
+  if (version != kFormatVersion)
+    rd.fail("unsupported format version " + std::to_string(version) + " (this build reads version " +
+            std::to_string(kFormatVersion) + ")");
+  const std::uint32_t layers = rd.u32("layer count");
+  if (layers < 2 || layers > 8) rd.fail("corrupt layer count " + std::to_string(layers));
+  std::vector<std::uint32_t> sizes;
+  for (std::uint32_t k = 0; k <= layers; ++k) sizes.push_back(rd.u32("layer sizes"));
+  if (layers != 2)
+    rd.fail(std::to_string(layers - 1) + " hidden layers: this build reads nets with one hidden layer");
+  for (std::uint32_t s : sizes)
+    if (s < 1 || s > static_cast<std::uint32_t>(kMaxUnits)) rd.fail("corrupt layer size " + std::to_string(s));
+  if (sizes[2] != kOutputs)
+    rd.fail(std::to_string(sizes[2]) + " outputs: this build reads nets with " + std::to_string(kOutputs));
+
+  NeuralNet net;
+  net.inputs_ = static_cast<int>(sizes[0]);
+  net.hidden_ = static_cast<int>(sizes[1]);
+  net.encoding_ = rd.text("encoding name", kMaxName);
+  net.family_ = rd.text("family name", kMaxName);
+  net.metadata_ = rd.text("metadata", kMaxText);
+  const std::size_t I = sizes[0], H = sizes[1];
+  net.w1_.resize(I * H);
+  net.b1_.resize(H);
+  net.w2_.resize(kOutputs * H);
+  net.b2_.resize(kOutputs);
+  const std::size_t expected = rd.pos + 4 * (I * H + H + kOutputs * H + kOutputs) + 8;
+  if (bytes.size() < expected)
+    rd.fail("truncated file: the header describes " + std::to_string(expected) + " bytes, the file has " +
+            std::to_string(bytes.size()));
+  if (bytes.size() > expected)
+    rd.fail(std::to_string(bytes.size() - expected) + " unexpected bytes after the checksum (the header describes " +
+            std::to_string(expected) + " bytes)");
+  rd.floats(net.w1_);
+  rd.floats(net.b1_);
+  rd.floats(net.w2_);
+  rd.floats(net.b2_);
+  const std::uint64_t computed = fnv1a64(bytes.data(), rd.pos);
+  const std::uint64_t stored = rd.u64("checksum");
+  if (stored != computed)
+    rd.fail("checksum mismatch (the file is corrupt): stored " + hex64(stored) + ", computed " + hex64(computed));
+
+  try {
+    check_encoding(net.encoding_, net.family_, net.inputs_);
+    net.check_finite();
+  } catch (const std::invalid_argument& e) {
+    rd.fail(e.what());
+  }
+  net.use_avx2_ = cpu_has_avx2();
+  return net;
+}
+
+// --- the evaluator -------------------------------------------------------------------------------
+
+namespace {
+
+// The kinds of win a game's scoring has (terminal_probabilities: a double is 2 points or more, a
+// triple 3 or more).
+bool has_doubles(const Rules& r) { return r.scoring == Scoring::SingleDouble || r.scoring == Scoring::Backgammon; }
+bool has_triples(const Rules& r) {
+  return r.scoring == Scoring::Backgammon || r.koks || (r.mother != MotherRule::Off && r.mother_points >= 3);
+}
+
+// Net outputs (or exact race values) made consistent with each other and with the scoring.
+Probabilities consistent(float win, float wd, float wt, float ld, float lt, const Rules& rules) {
+  Probabilities p;
+  p.win = std::min(1.0f, std::max(0.0f, win));
+  const float lose = 1.0f - p.win;
+  if (has_doubles(rules)) {
+    p.win_double = std::min(std::max(0.0f, wd), p.win);
+    p.lose_double = std::min(std::max(0.0f, ld), lose);
+    if (has_triples(rules)) {
+      p.win_triple = std::min(std::max(0.0f, wt), p.win_double);
+      p.lose_triple = std::min(std::max(0.0f, lt), p.lose_double);
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+NeuralEvaluator::NeuralEvaluator(std::shared_ptr<const NeuralNet> net) : net_(std::move(net)) {
+  if (!net_) throw std::invalid_argument("NeuralEvaluator: no net");
+  if (net_->encoding() == "raw")
+    throw std::invalid_argument("a net with the 'raw' encoding cannot evaluate positions (it has no encoding)");
+  encoding_ = encoding_from_name(net_->encoding());
+}
+
+bool NeuralEvaluator::supports(const Rules& rules) const { return net_->family() == net_family(rules.variant); }
+
+void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const {
+  if (!supports(rules))
+    throw std::invalid_argument("a net of family '" + net_->family() + "' cannot evaluate " + rules.info().name +
+                                " (family '" + net_family(rules.variant) + "')");
+  const int I = net_->inputs();
+  thread_local std::vector<float> x, y;
+  thread_local std::vector<int> which;
+  x.resize(static_cast<std::size_t>(n) * I);
+  which.clear();
+  for (int i = 0; i < n; ++i) {
+    const Position& pos = positions[i];
+    if (is_bearoff_race(pos, rules)) {
+      const Probabilities p = bearoff_race(pos);
+      out[i] = consistent(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, rules);
+      continue;
+    }
+    encode(pos, kWhite, rules, encoding_, nullptr, x.data() + which.size() * static_cast<std::size_t>(I));
+    which.push_back(i);
+  }
+  const int m = static_cast<int>(which.size());
+  y.resize(static_cast<std::size_t>(m) * NeuralNet::kOutputs);
+  net_->forward_batch(x.data(), m, y.data());
+  for (int k = 0; k < m; ++k) {
+    const float* o = y.data() + static_cast<std::size_t>(k) * NeuralNet::kOutputs;
+    out[which[static_cast<std::size_t>(k)]] = consistent(o[0], o[1], o[2], o[3], o[4], rules);
+  }
+}
+
+}  // namespace tavli

@@ -1,0 +1,157 @@
+"""Neural-net evaluators: a thin wrapper over the C++ nets (cpp/include/tavli/nnet.h, where the
+layouts, the weight file format and the evaluator's conventions are documented).
+
+    net = tavli.nn.Net("backgammon", hidden=128, seed=1)   # small seeded random weights
+    out = net.forward(x)                                     # (N, inputs) float32 -> (N, 5)
+    net.save("bg.tnet", metadata="trained by ...")           # atomic; load checks everything
+    net = tavli.nn.Net.load("bg.tnet")
+    net.analyze(board, (6, 5), plies=1)                      # a search with the net at the leaves
+
+Outputs are win, win_double, win_triple, lose_double, lose_triple for the side to move (the order
+of tavli.Probabilities). A net serves one family of games (`tavli.nn.family(variant)`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._options import to_pairs
+from .batch import as_int_array
+
+__all__ = ["Net", "family"]
+
+
+def family(variant: str) -> str:
+    """The family of nets that serves `variant`: backgammon, plakoto, fevga, narde or tawla31."""
+    return _core.net_family(variant)
+
+
+def _floats(x: Any, what: str) -> np.ndarray:
+    try:
+        a = np.asarray(x)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what}: expected a float array ({e})") from None
+    if a.dtype.kind not in "fiub":
+        raise ValueError(f"{what}: expected a float array, got dtype {a.dtype}")
+    return np.ascontiguousarray(a, dtype=np.float32)
+
+
+class Net:
+    """A dense net: inputs -> sigmoid hidden layer -> 5 sigmoid outputs.
+
+    The weights are numpy copies (``w1`` (inputs, hidden), ``b1`` (hidden,), ``w2`` (5, hidden),
+    ``b2`` (5,)); assigning one checks its shape and that it is finite.
+    """
+
+    def __init__(
+        self,
+        family: str,
+        hidden: int = 128,
+        *,
+        seed: int = 0,
+        encoding: str | None = None,
+        inputs: int | None = None,
+    ) -> None:
+        """`family`: backgammon, plakoto, fevga, narde or tawla31; `encoding` defaults to the
+        family's (tavli.encode's names, or "raw" for a net of any `inputs` that cannot evaluate
+        positions); `inputs` defaults to the encoding's size."""
+        self._net = _core.NeuralNet(family, hidden, encoding or "", inputs or 0, seed)
+
+    @classmethod
+    def _wrap(cls, core_net: Any) -> "Net":
+        self = cls.__new__(cls)
+        self._net = core_net
+        return self
+
+    @classmethod
+    def load(cls, path: Any) -> "Net":
+        """Reads a weight file; ValueError naming the problem if it is not a valid one."""
+        return cls._wrap(_core.NeuralNet.load(str(path)))
+
+    def save(self, path: Any, metadata: str | None = None) -> None:
+        """Writes the weight file atomically; `metadata` (free text: training command, games,
+        seed) replaces the stored one when given."""
+        self._net.save(str(path), metadata)
+
+    def copy(self) -> "Net":
+        return self._wrap(self._net.copy())
+
+    # --- inference ------------------------------------------------------------------------------
+    def forward(self, x: Any) -> np.ndarray:
+        """Outputs for inputs of shape (N, inputs) -> (N, 5), or (inputs,) -> (5,)."""
+        a = _floats(x, "x")
+        if a.ndim == 1:
+            return self._net.forward(a[None, :], False)[0]
+        return self._net.forward(a, False)
+
+    def forward_hidden(self, x: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(outputs (N, 5), hidden activations (N, hidden)) for inputs (N, inputs)."""
+        return self._net.forward(_floats(x, "x"), True)
+
+    # --- as an evaluator ------------------------------------------------------------------------
+    def evaluate_positions(self, positions: Any, variant: str = "backgammon", **options: Any) -> np.ndarray:
+        """Static values of position rows (N, ROW_BYTES) for the side to move: float32 (N, 8) of
+        win, win_double, win_triple, lose_double, lose_triple, draw, margin, equity (the columns
+        of tavli.evaluate_batch). Races with every checker home are valued exactly."""
+        rows = as_int_array(positions, "positions", "uint8")
+        like = _core.Board(variant, to_pairs(options))
+        return self._evaluator()._evaluate_rows(like, rows)
+
+    def evaluate(self, board: Any, plies: int = 0, **search: Any):
+        """board.evaluate(plies, ...) with this net at the leaves instead of the heuristic."""
+        return board.evaluate(plies, evaluator=self, **search)
+
+    def analyze(self, board: Any, dice: Any, plies: int = 1, **search: Any):
+        """board.analyze(dice, plies, ...) with this net at the leaves instead of the heuristic."""
+        return board.analyze(dice, plies, evaluator=self, **search)
+
+    def _evaluator(self) -> Any:
+        """A core evaluator holding a copy of this net (what a search runs on)."""
+        return _core.NeuralEvaluator(self._net)
+
+    # --- properties -----------------------------------------------------------------------------
+    inputs = property(lambda self: self._net.inputs)
+    hidden = property(lambda self: self._net.hidden)
+    outputs = property(lambda self: self._net.outputs)
+    encoding = property(lambda self: self._net.encoding)
+    family = property(lambda self: self._net.family)
+    avx2 = property(lambda self: self._net.avx2, doc="True when forward uses the AVX2 + FMA path.")
+
+    @property
+    def metadata(self) -> str:
+        return self._net.metadata
+
+    @metadata.setter
+    def metadata(self, text: str) -> None:
+        self._net.metadata = text
+
+    @property
+    def force_scalar(self) -> bool:
+        """Set to True to use the portable path even where the CPU has AVX2 (for tests)."""
+        return self._net.force_scalar
+
+    @force_scalar.setter
+    def force_scalar(self, on: bool) -> None:
+        self._net.force_scalar = bool(on)
+
+    def _weight(name: str, doc: str):  # noqa: N805 (a property factory used in the class body)
+        def get(self) -> np.ndarray:
+            return getattr(self._net, name)
+
+        def set_(self, value: Any) -> None:
+            setattr(self._net, name, _floats(value, name))
+
+        return property(get, set_, doc=doc)
+
+    w1 = _weight("w1", "Input layer weights (inputs, hidden): w1[i, h] from input i to hidden unit h.")
+    b1 = _weight("b1", "Hidden biases (hidden,).")
+    w2 = _weight("w2", "Output layer weights (5, hidden): w2[o, h] from hidden unit h to output o.")
+    b2 = _weight("b2", "Output biases (5,).")
+    del _weight
+
+    def __repr__(self) -> str:
+        return (f"tavli.nn.Net(family={self.family!r}, encoding={self.encoding!r}, inputs={self.inputs}, "
+                f"hidden={self.hidden}, {'avx2' if self.avx2 else 'scalar'})")
