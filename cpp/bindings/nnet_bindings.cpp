@@ -1,4 +1,5 @@
-// pybind11 bindings of the neural nets (nnet.h): tavli._core.NeuralNet and NeuralEvaluator.
+// pybind11 bindings of the neural nets (nnet.h): tavli._core.NeuralNet and NeuralEvaluator; and their
+// training (train.h): TdTrainer and evaluate_vs.
 // Conversions and shape checks only; the arithmetic is the core's.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -11,6 +12,7 @@
 
 #include "tavli/batch.h"
 #include "tavli/nnet.h"
+#include "tavli/train.h"
 
 namespace py = pybind11;
 using namespace tavli;
@@ -169,4 +171,87 @@ void bind_nnet(py::module_& m) {
       }, py::arg("board"), py::arg("rows"),
       "Static values (N, 8: win, win_double, win_triple, lose_double, lose_triple, draw, margin, equity) of "
       "position rows of the board's game, for the side to move. Games that are over are not allowed.");
+
+  // Training (train.h). The loop runs without the GIL; between games it takes the GIL for a moment
+  // to let Python handle signals, so Ctrl-C stops a call at a game boundary (KeyboardInterrupt, the
+  // net and the game counter consistent).
+  using Options = std::vector<std::pair<std::string, std::string>>;
+  py::class_<TdTrainer, std::shared_ptr<TdTrainer>>(m, "TdTrainer",
+                                                    "TD(lambda) self-play training of a net (cpp/include/tavli/train.h).")
+      .def(py::init([](std::shared_ptr<NeuralNet> net, const std::string& variant, const Options& options,
+                       double alpha, double lambda, double epsilon, std::uint64_t seed, int max_plies,
+                       std::int64_t games_done) {
+             TdOptions o;
+             o.alpha = alpha;
+             o.lambda = lambda;
+             o.epsilon = epsilon;
+             o.seed = seed;
+             o.max_plies = max_plies;
+             return std::make_shared<TdTrainer>(std::move(net), make_rules(variant_from_name(variant), options), o,
+                                                games_done);
+           }),
+           py::arg("net"), py::arg("variant"), py::arg("options") = Options{}, py::arg("alpha") = 0.1,
+           py::arg("lambda_") = 0.7, py::arg("epsilon") = 0.0, py::arg("seed") = 1, py::arg("max_plies") = 10000,
+           py::arg("games_done") = 0, py::keep_alive<1, 2>())
+      .def("train", [](TdTrainer& t, std::int64_t n) {
+        if (n < 0) throw std::invalid_argument("games must be >= 0");
+        bool interrupted = false;
+        TdStats st;
+        {
+          py::gil_scoped_release release;
+          st = t.train(n, [&]() {
+            py::gil_scoped_acquire acquire;
+            if (PyErr_CheckSignals() != 0) interrupted = true;
+            return interrupted;
+          });
+        }
+        if (interrupted) throw py::error_already_set();
+        py::dict d;
+        d["games"] = st.games;
+        d["plies"] = st.plies;
+        d["unfinished"] = st.unfinished;
+        return d;
+      }, py::arg("games"), "Plays and learns from the next `games` games; returns {games, plies, unfinished}.")
+      .def_property_readonly("games", &TdTrainer::games, "Games played so far (the next game's index).")
+      .def_property_readonly("alpha", [](const TdTrainer& t) { return t.options().alpha; })
+      .def_property_readonly("lambda_", [](const TdTrainer& t) { return t.options().lambda; })
+      .def_property_readonly("epsilon", [](const TdTrainer& t) { return t.options().epsilon; })
+      .def_property_readonly("seed", [](const TdTrainer& t) { return t.options().seed; })
+      .def_property_readonly("max_plies", [](const TdTrainer& t) { return t.options().max_plies; })
+      .def("_td_step", [](TdTrainer& t, const FloatsIn& x, const FloatsIn& target, bool fresh) {
+        if (x.ndim() != 1 || x.shape(0) != t.net().inputs())
+          throw std::invalid_argument("x must have shape (" + std::to_string(t.net().inputs()) + ",)");
+        if (target.ndim() != 1 || target.shape(0) != NeuralNet::kOutputs)
+          throw std::invalid_argument("target must have shape (5,)");
+        check_finite(x.data(), x.size(), 1, "x");
+        check_finite(target.data(), target.size(), 1, "target");
+        float before[NeuralNet::kOutputs];
+        t.td_step(x.data(), target.data(), fresh, before);
+        return copy_out(before, {NeuralNet::kOutputs});
+      }, py::arg("x"), py::arg("target"), py::arg("fresh") = true,
+      "One TD step on an encoded state toward a target (train.h); returns the outputs before it.");
+
+  m.def("evaluate_vs", [](std::shared_ptr<NeuralNet> net, const std::string& variant, const Options& options,
+                          const std::string& opponent, std::int64_t games, std::uint64_t seed, int threads,
+                          int max_plies) {
+    const Rules rules = make_rules(variant_from_name(variant), options);
+    VsResult r;
+    {
+      // A snapshot: the games do not see later changes to the net.
+      auto snapshot = std::make_shared<const NeuralNet>(*net);
+      py::gil_scoped_release release;
+      r = evaluate_vs(snapshot, rules, opponent, games, seed, threads, max_plies);
+    }
+    py::dict d;
+    d["games"] = r.games;
+    d["net_wins"] = r.net_wins;
+    d["opponent_wins"] = r.opponent_wins;
+    d["other"] = r.other;
+    d["net_points"] = r.net_points;
+    d["opponent_points"] = r.opponent_points;
+    return d;
+  }, py::arg("net"), py::arg("variant"), py::arg("options"), py::arg("opponent"), py::arg("games"),
+     py::arg("seed") = 0, py::arg("threads") = 1, py::arg("max_plies") = 10000,
+     "Games of the net's 0-ply player against 'heuristic' or 'random', colours alternating, dice mirrored in "
+     "pairs (train.h); returns {games, net_wins, opponent_wins, other, net_points, opponent_points}.");
 }

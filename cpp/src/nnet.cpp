@@ -582,6 +582,10 @@ Probabilities consistent(float win, float wd, float wt, float ld, float lt, cons
 
 }  // namespace
 
+void net_encode(const Position& pos, const Rules& rules, Encoding e, float* out) {
+  encode(pos, kWhite, rules, e, nullptr, out);
+}
+
 NeuralEvaluator::NeuralEvaluator(std::shared_ptr<const NeuralNet> net) : net_(std::move(net)) {
   if (!net_) throw std::invalid_argument("NeuralEvaluator: no net");
   if (net_->encoding() == "raw")
@@ -607,7 +611,7 @@ void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& ru
       out[i] = consistent(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, rules);
       continue;
     }
-    encode(pos, kWhite, rules, encoding_, nullptr, x.data() + which.size() * static_cast<std::size_t>(I));
+    net_encode(pos, rules, encoding_, x.data() + which.size() * static_cast<std::size_t>(I));
     which.push_back(i);
   }
   const int m = static_cast<int>(which.size());

@@ -16,28 +16,8 @@ int choose(const PlayerSpec& p, const Position& pos, const Rules& rules, Dice di
   switch (p.kind) {
     case PlayerSpec::Kind::Random:
       return static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())));
-    case PlayerSpec::Kind::Greedy: {
-      // The play whose resulting position is statically best for us (finished games exactly).
-      batch.clear();
-      for (const Play& pl : list) {
-        batch.push_back(pl.result);
-        batch.back().flip();
-      }
-      vals.resize(batch.size());
-      heuristic_evaluator().evaluate(batch.data(), static_cast<int>(batch.size()), rules, vals.data());
-      int best = 0;
-      float best_eq = -1e9f;
-      for (int i = 0; i < list.size(); ++i) {
-        const auto o = outcome_after_play(pos, batch[static_cast<std::size_t>(i)], rules, kWhite);
-        const float eq = o ? terminal_probabilities(*o, kWhite).inverted().equity()
-                           : vals[static_cast<std::size_t>(i)].inverted().equity();
-        if (eq > best_eq) {
-          best_eq = eq;
-          best = i;
-        }
-      }
-      return best;
-    }
+    case PlayerSpec::Kind::Greedy:
+      return greedy_play(heuristic_evaluator(), pos, rules, list, batch, vals);
     case PlayerSpec::Kind::Search: {
       SearchOptions opt;
       opt.plies = p.plies;
@@ -53,26 +33,57 @@ int choose(const PlayerSpec& p, const Position& pos, const Rules& rules, Dice di
 
 }  // namespace
 
+OpeningThrow roll_opening(const Rules& rules, Rng& rng) {
+  int white_die, black_die;
+  do {
+    white_die = rng.die();
+    black_die = rng.die();
+  } while (white_die == black_die);
+  OpeningThrow o;
+  o.mover = white_die > black_die ? kWhite : kBlack;
+  o.has_dice = rules.info().opening_dice;
+  o.dice = Dice{std::max(white_die, black_die), std::min(white_die, black_die)};
+  return o;
+}
+
+int greedy_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                std::vector<Position>& batch, std::vector<Probabilities>& vals) {
+  if (list.size() == 1) return 0;
+  // The play whose resulting position is statically best for us (finished games exactly).
+  batch.clear();
+  for (const Play& pl : list) {
+    batch.push_back(pl.result);
+    batch.back().flip();
+  }
+  vals.resize(batch.size());
+  ev.evaluate(batch.data(), static_cast<int>(batch.size()), rules, vals.data());
+  int best = 0;
+  float best_eq = -1e9f;
+  for (int i = 0; i < list.size(); ++i) {
+    const auto o = outcome_after_play(pos, batch[static_cast<std::size_t>(i)], rules, kWhite);
+    const float eq = o ? terminal_probabilities(*o, kWhite).inverted().equity()
+                       : vals[static_cast<std::size_t>(i)].inverted().equity();
+    if (eq > best_eq) {
+      best_eq = eq;
+      best = i;
+    }
+  }
+  return best;
+}
+
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
                       Trajectory* trajectory) {
   Rng rng(seed);
   GameSummary out;
   Position pos;
   Player mover;
-  int white_die = 0, black_die = 0;
-  bool opening_dice = false;
+  OpeningThrow opening;
   if (opt.start) {
     pos = *opt.start;
     mover = opt.start_turn;
   } else {
-    // The opening throw: one die each, ties again. Backgammon, Nackgammon and Hypergammon open with
-    // those two dice; the other games roll again (RULES.md §9, RULES-KIN.md §1).
-    do {
-      white_die = rng.die();
-      black_die = rng.die();
-    } while (white_die == black_die);
-    mover = white_die > black_die ? kWhite : kBlack;
-    opening_dice = rules.info().opening_dice;
+    opening = roll_opening(rules, rng);
+    mover = opening.mover;
     pos = start_position(rules);
   }
   out.starter = static_cast<std::int8_t>(mover);
@@ -83,14 +94,7 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   thread_local std::vector<Probabilities> vals;
   std::uint8_t row[kRowBytes];
   for (int ply = 0; ply < opt.max_plies; ++ply) {
-    Dice dice;
-    if (opening_dice) {
-      dice = Dice{std::max(white_die, black_die), std::min(white_die, black_die)};
-      opening_dice = false;
-    } else {
-      const auto [a, b] = rng.roll();
-      dice = Dice{a, b};
-    }
+    const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
     const int i = choose(players[mover], pos, rules, dice, list, rng, batch, vals);
     if (trajectory) {

@@ -208,3 +208,43 @@ class NeuralEvaluator:
     def __init__(self, net: NeuralNet) -> None: ...
     def supports(self, board: Board) -> bool: ...
     def _evaluate_rows(self, board: Board, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]: ...
+
+# --- TD(lambda) training (cpp/include/tavli/train.h; wrapped by tavli.train) -----------------------
+class TdTrainer:
+    def __init__(
+        self,
+        net: NeuralNet,
+        variant: str,
+        options: list[tuple[str, str]] = ...,
+        alpha: float = 0.1,
+        lambda_: float = 0.7,
+        epsilon: float = 0.0,
+        seed: int = 1,
+        max_plies: int = 10000,
+        games_done: int = 0,
+    ) -> None: ...
+    def train(self, games: int) -> dict[str, int]: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def lambda_(self) -> float: ...
+    @property
+    def epsilon(self) -> float: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def max_plies(self) -> int: ...
+    def _td_step(self, x: npt.NDArray[np.float32], target: npt.NDArray[np.float32], fresh: bool = True) -> npt.NDArray[np.float32]: ...
+
+def evaluate_vs(
+    net: NeuralNet,
+    variant: str,
+    options: list[tuple[str, str]],
+    opponent: str,
+    games: int,
+    seed: int = 0,
+    threads: int = 1,
+    max_plies: int = 10000,
+) -> dict[str, Any]: ...

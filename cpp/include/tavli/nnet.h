@@ -58,6 +58,11 @@ void check_net_family(const std::string& name);
 // The encoding of a family's games (their contact rule's default_encoding); throws like the above.
 Encoding net_family_encoding(const std::string& family);
 
+// A net's input for a position (mover-relative, game not over): its encoding seen by the side to
+// move, always encoded with White to move. This is what NeuralEvaluator feeds its net, and what a
+// trainer must feed it too. Writes encoding_size(e, false) floats.
+void net_encode(const Position& pos, const Rules& rules, Encoding e, float* out);
+
 class NeuralNet {
  public:
   static constexpr int kOutputs = 5;

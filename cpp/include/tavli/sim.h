@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tavli/match.h"
+#include "tavli/rng.h"
 #include "tavli/search.h"
 
 namespace tavli {
@@ -42,6 +43,31 @@ struct SimOptions {
   Player start_turn = kWhite;           // who is to move in `start` (no opening roll then)
   bool keep_trajectories = false;
 };
+
+// The opening throw (RULES.md §8 D-OPENING, RULES-KIN.md §1): one die each from `rng`, ties
+// again; the higher die starts. Backgammon, Nackgammon and Hypergammon play those two dice
+// (`has_dice`, `dice` the higher first); the other games roll again.
+struct OpeningThrow {
+  Player mover = kWhite;
+  bool has_dice = false;
+  Dice dice{};
+  // The dice of the next turn: the opening dice once (in the games that play them), then `rng`'s.
+  Dice next_dice(Rng& rng) {
+    if (has_dice) {
+      has_dice = false;
+      return dice;
+    }
+    const auto [a, b] = rng.roll();
+    return Dice{a, b};
+  }
+};
+OpeningThrow roll_opening(const Rules& rules, Rng& rng);
+
+// The 0-ply greedy choice by an evaluator: the index in `list` of the play whose resulting position
+// `ev` values best for the mover (finished games valued exactly). `pos` is the position the plays
+// are made from; `batch` and `vals` are caller-owned scratch.
+int greedy_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                std::vector<Position>& batch, std::vector<Probabilities>& vals);
 
 // One game, its dice from Rng(seed).
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,

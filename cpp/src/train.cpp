@@ -1,0 +1,321 @@
+// TD(lambda) self-play training and matches against fixed opponents (train.h, where the maths is).
+#include "tavli/train.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "tavli/parallel.h"
+#include "tavli/rng.h"
+#include "tavli/sim.h"
+
+namespace tavli {
+namespace {
+
+// Over `len` consecutive weights w[0..len), at offset `off` of every trace: the trace step of
+// train.h with gradient s * G_o[j] for output o, then the weight update. M: win -> -win,
+// win_double <-> lose_double (1 <-> 3), win_triple <-> lose_triple (2 <-> 4). This loop is most of
+// a training step's time.
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void fused_loop(float* __restrict w, float* const e[5], std::size_t off, std::size_t len, float s,
+                       const float* const G[5], float lam, float alpha, const float delta[5]) {
+  float* __restrict e0 = e[0] + off;
+  float* __restrict e1 = e[1] + off;
+  float* __restrict e2 = e[2] + off;
+  float* __restrict e3 = e[3] + off;
+  float* __restrict e4 = e[4] + off;
+  const float* __restrict g0 = G[0];
+  const float* __restrict g1 = G[1];
+  const float* __restrict g2 = G[2];
+  const float* __restrict g3 = G[3];
+  const float* __restrict g4 = G[4];
+  const float a0 = alpha * delta[0], a1 = alpha * delta[1], a2 = alpha * delta[2], a3 = alpha * delta[3],
+              a4 = alpha * delta[4];
+  // The arrays never overlap: tell the compiler, which otherwise gives up vectorising a loop of
+  // eleven streams (too many run-time alias checks).
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+  for (std::size_t j = 0; j < len; ++j) {
+    const float t0 = s * g0[j] - lam * e0[j];
+    const float t1 = s * g1[j] + lam * e3[j];
+    const float t3 = s * g3[j] + lam * e1[j];
+    const float t2 = s * g2[j] + lam * e4[j];
+    const float t4 = s * g4[j] + lam * e2[j];
+    e0[j] = t0;
+    e1[j] = t1;
+    e2[j] = t2;
+    e3[j] = t3;
+    e4[j] = t4;
+    w[j] += a0 * t0 + a1 * t1 + a2 * t2 + a3 * t3 + a4 * t4;
+  }
+}
+
+// Two builds of the loop: the baseline (SSE2 on x86-64) and, where the CPU has it, AVX2 (twice as
+// wide). Element-wise arithmetic with no FMA in either, so both give the same bits: a run does not
+// depend on which one the machine takes.
+void fused_base(float* w, float* const e[5], std::size_t off, std::size_t len, float s, const float* const G[5],
+                float lam, float alpha, const float delta[5]) {
+  fused_loop(w, e, off, len, s, G, lam, alpha, delta);
+}
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define TAVLI_TRAIN_AVX2 1
+__attribute__((target("avx2"))) void fused_avx2(float* w, float* const e[5], std::size_t off, std::size_t len,
+                                                 float s, const float* const G[5], float lam, float alpha,
+                                                 const float delta[5]) {
+  fused_loop(w, e, off, len, s, G, lam, alpha, delta);
+}
+#endif
+
+using FusedFn = void (*)(float*, float* const*, std::size_t, std::size_t, float, const float* const*, float, float,
+                         const float*);
+FusedFn pick_fused() {
+#ifdef TAVLI_TRAIN_AVX2
+  if (__builtin_cpu_supports("avx2")) return fused_avx2;
+#endif
+  return fused_base;
+}
+const FusedFn fused_update = pick_fused();
+
+// The value of a finished game for the side that made the last play from `before` (the play's
+// result `after` is flipped: the other side to move), as the 5 learned outputs.
+bool terminal_target(const Position& before, const Position& after, const Rules& rules, float* target, float* equity) {
+  const auto o = outcome_after_play(before, after, rules, kWhite);
+  if (!o) return false;
+  const Probabilities p = terminal_probabilities(*o, kWhite).inverted();
+  target[0] = p.win + 0.5f * p.draw;
+  target[1] = p.win_double;
+  target[2] = p.win_triple;
+  target[3] = p.lose_double;
+  target[4] = p.lose_triple;
+  *equity = p.equity();
+  return true;
+}
+
+// Outputs seen by the side to move, as seen by the other side (inv of train.h).
+void invert5(const float* y, float* z) {
+  z[0] = 1.0f - y[0];
+  z[1] = y[3];
+  z[2] = y[4];
+  z[3] = y[1];
+  z[4] = y[2];
+}
+
+float equity5(const float* v) { return 2.0f * v[0] - 1.0f + (v[1] - v[3]) + (v[2] - v[4]); }
+
+void check_net(const NeuralNet& net, const Rules& rules) {
+  if (net.encoding() == "raw")
+    throw std::invalid_argument("a net with the 'raw' encoding cannot be trained on positions (it has no encoding)");
+  if (net.family() != net_family(rules.variant))
+    throw std::invalid_argument("a net of family '" + net.family() + "' cannot play " + rules.info().name +
+                                " (family '" + net_family(rules.variant) + "')");
+}
+
+}  // namespace
+
+TdTrainer::TdTrainer(std::shared_ptr<NeuralNet> net, const Rules& rules, const TdOptions& opt, std::int64_t games_done)
+    : net_(std::move(net)), rules_(rules), opt_(opt), games_(games_done) {
+  if (!net_) throw std::invalid_argument("TdTrainer: no net");
+  check_net(*net_, rules_);
+  encoding_ = encoding_from_name(net_->encoding());
+  if (!(opt_.alpha > 0) || !std::isfinite(opt_.alpha)) throw std::invalid_argument("alpha must be a finite number > 0");
+  if (!(opt_.lambda >= 0 && opt_.lambda <= 1)) throw std::invalid_argument("lambda must be in [0, 1]");
+  if (!(opt_.epsilon >= 0 && opt_.epsilon <= 1)) throw std::invalid_argument("epsilon must be in [0, 1]");
+  if (opt_.max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+  if (games_done < 0) throw std::invalid_argument("games done must be >= 0");
+  const std::size_t I = static_cast<std::size_t>(net_->inputs()), H = static_cast<std::size_t>(net_->hidden());
+  const std::size_t O = NeuralNet::kOutputs;
+  nweights_ = I * H + H + O * H + O;
+  trace_.assign(O * nweights_, 0.0f);
+  x_.resize(I);
+  hidden_.resize(H);
+  g_.resize(O * H);
+  dh_.resize(H);
+  zeros_.assign(std::max(H, O), 0.0f);
+}
+
+void TdTrainer::td_step(const float* x, const float* target, bool fresh, float* before) {
+  NeuralNet& n = *net_;
+  const std::size_t I = static_cast<std::size_t>(n.inputs()), H = static_cast<std::size_t>(n.hidden());
+  constexpr int O = NeuralNet::kOutputs;
+  float y[O], d[O], delta[O];
+  n.forward(x, y, hidden_.data());
+  if (before) std::copy(y, y + O, before);
+  for (int o = 0; o < O; ++o) {
+    d[o] = y[o] * (1.0f - y[o]);
+    delta[o] = target[o] - y[o];
+  }
+  const float* w2 = n.w2();
+  for (int o = 0; o < O; ++o)
+    for (std::size_t k = 0; k < H; ++k) {
+      const float hk = hidden_[k];
+      g_[o * H + k] = d[o] * w2[o * H + k] * hk * (1.0f - hk);
+    }
+  if (fresh) std::fill(trace_.begin(), trace_.end(), 0.0f);
+  const float lam = fresh ? 0.0f : static_cast<float>(opt_.lambda);
+  const float alpha = static_cast<float>(opt_.alpha);
+  float* e[O];
+  for (int o = 0; o < O; ++o) e[o] = trace_.data() + o * nweights_;
+  const float* G[O];
+
+  // w1 (input-major rows) and b1: gradient x_i * g_o, and g_o.
+  for (int o = 0; o < O; ++o) G[o] = g_.data() + o * H;
+  float* w1 = n.w1();
+  for (std::size_t i = 0; i < I; ++i) fused_update(w1 + i * H, e, i * H, H, x[i], G, lam, alpha, delta);
+  fused_update(n.b1(), e, I * H, H, 1.0f, G, lam, alpha, delta);
+  // w2 row r: only output r depends on it, with gradient d_r * h.
+  std::size_t off = I * H + H;
+  for (int r = 0; r < O; ++r) {
+    for (std::size_t k = 0; k < H; ++k) dh_[k] = d[r] * hidden_[k];
+    for (int o = 0; o < O; ++o) G[o] = o == r ? dh_.data() : zeros_.data();
+    fused_update(n.w2() + r * H, e, off + r * H, H, 1.0f, G, lam, alpha, delta);
+  }
+  off += O * H;
+  // b2: gradient d_o for output o's own bias.
+  float gb[O][O] = {};
+  for (int o = 0; o < O; ++o) {
+    gb[o][o] = d[o];
+    G[o] = gb[o];
+  }
+  fused_update(n.b2(), e, off, O, 1.0f, G, lam, alpha, delta);
+}
+
+bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
+  NeuralNet& n = *net_;
+  const std::size_t I = static_cast<std::size_t>(n.inputs());
+  constexpr int O = NeuralNet::kOutputs;
+  Rng rng(seed);
+  OpeningThrow opening = roll_opening(rules_, rng);
+  Position pos = start_position(rules_);
+  net_encode(pos, rules_, encoding_, x_.data());
+  MoveGenerator& gen = thread_generator();
+  bool fresh = true;
+  for (int ply = 0; ply < opt_.max_plies; ++ply) {
+    const Dice dice = opening.next_dice(rng);
+    gen.generate(pos, rules_, dice, list_);
+    const int m = list_.size();
+    batch_.resize(static_cast<std::size_t>(m));
+    bx_.resize(static_cast<std::size_t>(m) * I);
+    by_.resize(static_cast<std::size_t>(m) * O);
+    for (int i = 0; i < m; ++i) {
+      Position& r = batch_[static_cast<std::size_t>(i)];
+      r = list_[i].result;
+      r.flip();
+      net_encode(r, rules_, encoding_, bx_.data() + static_cast<std::size_t>(i) * I);
+    }
+    n.forward_batch(bx_.data(), m, by_.data());
+
+    // The play: the best equity for the mover, or with probability epsilon a random one.
+    int forced = -1, choice = 0;
+    if (opt_.epsilon > 0 && m > 1) {
+      const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+      if (u < opt_.epsilon) forced = static_cast<int>(rng.below(static_cast<std::uint32_t>(m)));
+    }
+    float target[O], best_target[O];
+    bool best_terminal = false;
+    float best_eq = -1e30f;
+    for (int i = 0; i < m; ++i) {
+      if (forced >= 0 && i != forced) continue;
+      float eq;
+      const bool term = terminal_target(pos, batch_[static_cast<std::size_t>(i)], rules_, target, &eq);
+      if (!term) {
+        invert5(by_.data() + static_cast<std::size_t>(i) * O, target);
+        eq = equity5(target);
+      }
+      if (forced >= 0 || eq > best_eq) {
+        best_eq = eq;
+        choice = i;
+        best_terminal = term;
+        std::copy(target, target + O, best_target);
+      }
+    }
+    td_step(x_.data(), best_target, fresh);
+    fresh = false;
+    ++stats.plies;
+    if (best_terminal) return true;
+    pos = batch_[static_cast<std::size_t>(choice)];
+    std::copy(bx_.data() + static_cast<std::size_t>(choice) * I, bx_.data() + static_cast<std::size_t>(choice + 1) * I,
+              x_.data());
+  }
+  return false;
+}
+
+TdStats TdTrainer::train(std::int64_t n, const std::function<bool()>& stop) {
+  if (n < 0) throw std::invalid_argument("games must be >= 0");
+  TdStats stats;
+  for (std::int64_t k = 0; k < n; ++k) {
+    if (stop && stop()) break;
+    if (!play_game(Rng::derive(opt_.seed, static_cast<std::uint64_t>(games_)), stats)) ++stats.unfinished;
+    ++games_;
+    ++stats.games;
+  }
+  return stats;
+}
+
+VsResult evaluate_vs(std::shared_ptr<const NeuralNet> net, const Rules& rules, const std::string& opponent,
+                     std::int64_t games, std::uint64_t seed, int threads, int max_plies) {
+  if (!net) throw std::invalid_argument("evaluate_vs: no net");
+  check_net(*net, rules);
+  const bool random = opponent == "random";
+  if (!random && opponent != "heuristic")
+    throw std::invalid_argument("unknown opponent '" + opponent + "' (known: heuristic, random)");
+  if (games < 0) throw std::invalid_argument("games must be >= 0");
+  if (threads < 1) throw std::invalid_argument("threads must be >= 1");
+  if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+  const NeuralEvaluator nev(net);
+  std::vector<Outcome> results(static_cast<std::size_t>(games), Outcome{-2, 0, ResultKind::Single});
+  parallel_for(games, threads, [&](std::int64_t g) {
+    const Player net_side = g % 2 == 0 ? kWhite : kBlack;
+    Rng dice_rng(Rng::derive(seed, static_cast<std::uint64_t>(g / 2)));
+    Rng choice_rng(Rng::derive(seed ^ 0xA5A5A5A55A5A5A5Aull, static_cast<std::uint64_t>(g)));
+    OpeningThrow opening = roll_opening(rules, dice_rng);
+    Position pos = start_position(rules);
+    Player mover = opening.mover;
+    MoveGenerator& gen = thread_generator();
+    thread_local MoveList list;
+    thread_local std::vector<Position> batch;
+    thread_local std::vector<Probabilities> vals;
+    for (int ply = 0; ply < max_plies; ++ply) {
+      const Dice dice = opening.next_dice(dice_rng);
+      gen.generate(pos, rules, dice, list);
+      int i = 0;
+      if (mover == net_side)
+        i = greedy_play(nev, pos, rules, list, batch, vals);
+      else if (!random)
+        i = greedy_play(heuristic_evaluator(), pos, rules, list, batch, vals);
+      else if (list.size() > 1)
+        i = static_cast<int>(choice_rng.below(static_cast<std::uint32_t>(list.size())));
+      const Position before = pos;
+      pos = list[i].result;
+      pos.flip();
+      mover = other(mover);
+      if (const auto o = outcome_after_play(before, pos, rules, mover)) {
+        Outcome r = *o;
+        // Recorded relative to the net: winner 0 the net, 1 the opponent, -1 a draw.
+        if (r.winner >= 0) r.winner = r.winner == static_cast<int>(net_side) ? 0 : 1;
+        results[static_cast<std::size_t>(g)] = r;
+        return;
+      }
+    }
+  });
+  VsResult out;
+  out.games = games;
+  for (const Outcome& r : results) {
+    if (r.winner == 0) {
+      ++out.net_wins;
+      out.net_points += r.points;
+    } else if (r.winner == 1) {
+      ++out.opponent_wins;
+      out.opponent_points += r.points;
+    } else {
+      ++out.other;
+    }
+  }
+  return out;
+}
+
+}  // namespace tavli
