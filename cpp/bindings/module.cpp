@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "args.h"
 #include "play_object.h"
 #include "tavli/batch.h"
 #include "tavli/interchange.h"
@@ -18,28 +19,10 @@
 namespace py = pybind11;
 using namespace tavli;
 
-void bind_nnet(py::module_& m);  // nnet_bindings.cpp
+void bind_nnet(py::module_& m);     // nnet_bindings.cpp
+void bind_rollout(py::module_& m);  // rollout_bindings.cpp
 
 namespace {
-
-py::tuple probs_tuple(const Probabilities& p) {
-  return py::make_tuple(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.margin);
-}
-
-// The evaluator at a search's leaves: the heuristic (None), or a tavli._core.NeuralEvaluator, which
-// `keep` holds for the duration of the search.
-const Evaluator& evaluator_arg(py::handle ev, const Rules& rules, std::shared_ptr<NeuralEvaluator>& keep) {
-  if (ev.is_none()) return heuristic_evaluator();
-  try {
-    keep = ev.cast<std::shared_ptr<NeuralEvaluator>>();
-  } catch (const py::cast_error&) {
-    throw std::invalid_argument("evaluator: expected None (the heuristic) or a tavli.nn.Net");
-  }
-  if (!keep->supports(rules))
-    throw std::invalid_argument("evaluator: a net of family '" + keep->net().family() + "' cannot evaluate " +
-                                rules.info().name + " (family '" + net_family(rules.variant) + "')");
-  return *keep;
-}
 
 SearchOptions search_options(int plies, const std::vector<std::tuple<int, int, double>>& filters, int threads,
                              double time_limit, std::int64_t node_limit) {
@@ -59,13 +42,7 @@ void player_specs(const std::vector<PlayerArg>& players, PlayerSpec specs[2]) {
   if (players.size() != 2) throw std::invalid_argument("players: exactly two");
   for (int i = 0; i < 2; ++i) {
     const auto& [kind, plies, filters] = players[static_cast<std::size_t>(i)];
-    if (kind == "random") specs[i].kind = PlayerSpec::Kind::Random;
-    else if (kind == "greedy") specs[i].kind = PlayerSpec::Kind::Greedy;
-    else if (kind == "search") specs[i].kind = PlayerSpec::Kind::Search;
-    else throw std::invalid_argument("player kind must be random, greedy or search, got '" + kind + "'");
-    if (plies < 0 || plies > 8) throw std::invalid_argument("player plies must be 0..8");
-    specs[i].plies = plies;
-    for (const auto& [a, e, th] : filters) specs[i].filters.push_back(MoveFilter{a, e, static_cast<float>(th)});
+    specs[i] = tavli_bindings::player_arg(kind, plies, filters);
   }
 }
 
@@ -76,6 +53,8 @@ MoveList& scratch_list() {
 }
 
 using tavli_bindings::as_play;
+using tavli_bindings::evaluator_arg;
+using tavli_bindings::probs_tuple;
 using tavli_bindings::is_play;
 using tavli_bindings::new_play;
 
@@ -727,4 +706,5 @@ PYBIND11_MODULE(_core, m) {
   });
 
   bind_nnet(m);
+  bind_rollout(m);
 }

@@ -7,22 +7,20 @@
 #include "tavli/rng.h"
 
 namespace tavli {
-namespace {
 
-// Index of the play a player chooses.
-int choose(const PlayerSpec& p, const Position& pos, const Rules& rules, Dice dice, const MoveList& list, Rng& rng,
-           std::vector<Position>& batch, std::vector<Probabilities>& vals) {
+int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
+                const MoveList& list, Rng& rng, std::vector<Position>& batch, std::vector<Probabilities>& vals) {
   if (list.size() == 1) return 0;
   switch (p.kind) {
     case PlayerSpec::Kind::Random:
       return static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())));
     case PlayerSpec::Kind::Greedy:
-      return greedy_play(heuristic_evaluator(), pos, rules, list, batch, vals);
+      return greedy_play(ev, pos, rules, list, batch, vals);
     case PlayerSpec::Kind::Search: {
       SearchOptions opt;
       opt.plies = p.plies;
       opt.filters = p.filters;
-      const Analysis a = analyze(pos, rules, dice, heuristic_evaluator(), opt);
+      const Analysis a = analyze(pos, rules, dice, ev, opt);
       for (int i = 0; i < list.size(); ++i)
         if (list[i].result == a.plays.front().play.result) return i;
       return 0;
@@ -30,8 +28,6 @@ int choose(const PlayerSpec& p, const Position& pos, const Rules& rules, Dice di
   }
   return 0;
 }
-
-}  // namespace
 
 OpeningThrow roll_opening(const Rules& rules, Rng& rng) {
   int white_die, black_die;
@@ -96,7 +92,7 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   for (int ply = 0; ply < opt.max_plies; ++ply) {
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
-    const int i = choose(players[mover], pos, rules, dice, list, rng, batch, vals);
+    const int i = choose_play(players[mover], heuristic_evaluator(), pos, rules, dice, list, rng, batch, vals);
     if (trajectory) {
       pos.to_row(row, mover);
       trajectory->positions.insert(trajectory->positions.end(), row, row + kRowBytes);
@@ -167,7 +163,8 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
       }
       const Game& g = m.game();
       gen.generate(g.position(), g.rules(), dice, list);
-      const int k = choose(players[g.turn()], g.position(), g.rules(), dice, list, rng, batch, vals);
+      const int k =
+          choose_play(players[g.turn()], heuristic_evaluator(), g.position(), g.rules(), dice, list, rng, batch, vals);
       m.play(list[k], dice);
     }
     MatchSummary& r = out[static_cast<std::size_t>(i)];

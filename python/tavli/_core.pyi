@@ -173,6 +173,22 @@ def _simulate(
     max_plies: int,
 ) -> dict[str, npt.NDArray[Any]]: ...
 
+# --- rollouts (cpp/include/tavli/rollout.h; wrapped by Board.rollout) ------------------------------
+_Probs = tuple[float, float, float, float, float, float, float]
+
+def _rollout(
+    board: Board,
+    trials: int,
+    kind: str,
+    plies: int,
+    filters: list[tuple[int, int, float]],
+    truncate: int,
+    seed: int,
+    threads: int,
+    stratify: bool,
+    evaluator: NeuralEvaluator | None,
+) -> tuple[_Probs, float, _Probs, float, int, int]: ...
+
 # --- neural nets (cpp/include/tavli/nnet.h; wrapped by tavli.nn) ---------------------------------
 def net_family(variant: str) -> str: ...
 

@@ -70,6 +70,19 @@ class Analysis(list):
         return self[0]
 
 
+class Rollout(NamedTuple):
+    """A rollout's estimate of a position before the roll, for its side to move (the original
+    mover): the means of the trials' outcomes and their standard errors (sample standard
+    deviation / sqrt(trials); conservative with stratified rolls, see cpp/include/tavli/rollout.h)."""
+
+    probabilities: Probabilities  # mean outcome vector
+    equity: float  # mean equity (cubeless points)
+    std_errors: Probabilities  # standard error of each field's mean (its lose and equity mean nothing)
+    equity_std_error: float
+    trials: int
+    truncated: int  # trials valued by the evaluator instead of played to the end
+
+
 def evaluator_arg(evaluator: Any) -> Any:
     """The evaluator a search uses at its leaves: None (the heuristic) or a tavli.nn.Net, passed
     to the core as a snapshot (changing the net later does not touch a running search)."""

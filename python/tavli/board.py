@@ -313,6 +313,39 @@ class Board(_core.Board):
             [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted
         )
 
+    def rollout(
+        self,
+        trials: int = 1296,
+        player: Any = "greedy",
+        *,
+        truncate: int | None = None,
+        seed: int = 0,
+        threads: int = 1,
+        evaluator: Any = None,
+        stratify: bool = True,
+    ) -> "Rollout":
+        """The position before the roll, for the side to move, estimated by playing it out
+        `trials` times with `player` on both sides ('greedy', 'random', 'search:N', as in
+        tavli.simulate; `evaluator`, a tavli.nn.Net, replaces the heuristic behind the player and
+        at truncation), each game to the end or for `truncate` plies and then valued by the
+        evaluator. Trial i draws from its own generator (seed, i), so results do not depend on
+        `threads`. The first roll is stratified over the 36 outcomes (use a multiple of 36 trials),
+        the second too in complete blocks of 1296: cpp/include/tavli/rollout.h. Releases the GIL."""
+        from .analysis import Probabilities, Rollout, evaluator_arg
+        from .sim import _int_arg, _player
+
+        trials = _int_arg("trials", trials, 1, 10_000_000)
+        kind, plies, filters = _player(player)
+        truncate = 0 if truncate is None else _int_arg("truncate", truncate, 1, 1_000_000)
+        seed = _int_arg("seed", seed, 0, 2**64 - 1)
+        threads = _int_arg("threads", threads, 1, 1024)
+        if self.is_game_over():
+            raise ValueError("board: the game is over, nothing to roll out")
+        probs, equity, errors, equity_error, done, truncated = _core._rollout(
+            self, trials, kind, plies, filters, truncate, seed, threads, bool(stratify), evaluator_arg(evaluator)
+        )
+        return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
+
     # --- records --------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
         """The game so far as JSON-ready data: the position before the first pushed play, then

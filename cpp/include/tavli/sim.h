@@ -69,6 +69,13 @@ OpeningThrow roll_opening(const Rules& rules, Rng& rng);
 int greedy_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
                 std::vector<Position>& batch, std::vector<Probabilities>& vals);
 
+// Index in `list` (the plays of `dice` from `pos`) of the play `p` chooses, with `ev` behind the
+// greedy and search players; the random player draws from `rng`. A single play is taken without
+// asking anyone. `batch` and `vals` are caller-owned scratch. (Self-play uses the heuristic;
+// rollouts (rollout.h) pass their own evaluator.)
+int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
+                const MoveList& list, Rng& rng, std::vector<Position>& batch, std::vector<Probabilities>& vals);
+
 // One game, its dice from Rng(seed).
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
                       Trajectory* trajectory);

@@ -1,0 +1,63 @@
+// Rollouts: the value of a position before its roll, estimated by playing it out many times.
+//
+// Trial i plays the position (side to move, before its roll) to the end with the same player for
+// both sides, or for `truncate` plies (plays made, passes included) and then values the position
+// it reached with the player's evaluator: a static evaluation for the greedy and random players,
+// search.h's evaluate at the player's depth and filters for a search player. Each trial's outcome
+// is the vector of eval.h's Probabilities from the original mover's view (a finished game is 0/1
+// indicators, or Tawla 31's margin; a truncated one the evaluator's probabilities) and its equity.
+//
+// Dice. Trial i draws from its own generator, Rng::derive(seed, i), so the trials, and the result,
+// do not depend on the thread count. Variance reduction by stratified rolls (`stratify`):
+//  - the first roll (the mover's) of trial i is ordered outcome i mod 36 (d1 = k / 6 + 1,
+//    d2 = k % 6 + 1): with `trials` a multiple of 36 every first roll gets exactly its 1/36 weight.
+//    Otherwise outcomes 0 .. (trials mod 36) - 1 (1-1, 1-2, ...) get one trial more than the
+//    others, a weight error below 1/trials per outcome: use multiples of 36.
+//  - the second roll (the opponent's) of the trials in complete blocks of 1296 (36 * 36) is
+//    outcome (i / 36) mod 36, so each block holds every pair of first two rolls exactly once. The
+//    trials after the last complete block (all of them when trials < 1296) roll their second roll
+//    from their generator: a block cut short would over-weight the low second rolls, a bias.
+//  Without `stratify` every roll comes from the trial's generator (for comparisons).
+//
+// Standard errors are the sample standard deviation of the trials' outcomes / sqrt(trials). With
+// stratification that is conservative: it includes the variance between strata, which
+// stratification removes from the mean (the seed-to-seed spread of the mean is what shrinks;
+// tests/test_rollout.py measures it).
+//
+// Games that cannot end (Plakoto without its mother rule) are stopped after kMaxRolloutPlies and
+// valued like truncated ones (and counted in `truncated`).
+#pragma once
+
+#include <cstdint>
+
+#include "tavli/eval.h"
+#include "tavli/sim.h"
+
+namespace tavli {
+
+constexpr int kMaxRolloutPlies = 10000;
+constexpr std::int64_t kMaxRolloutTrials = 10000000;
+
+struct RolloutOptions {
+  std::int64_t trials = 1296;  // 1..kMaxRolloutTrials
+  PlayerSpec player;           // both sides
+  int truncate = 0;            // plies (at most kMaxRolloutPlies count); 0: play every game to the end
+  std::uint64_t seed = 0;
+  int threads = 1;
+  bool stratify = true;
+};
+
+struct RolloutResult {
+  Probabilities mean;    // from the original mover's view
+  double equity = 0;     // mean of the trials' equities
+  Probabilities std_error;  // of each mean, field by field (its lose() and equity() mean nothing)
+  double equity_std_error = 0;
+  std::int64_t trials = 0;
+  std::int64_t truncated = 0;  // trials valued by the evaluator instead of played out
+};
+
+// `ev` is the greedy and search players' evaluator and values truncated trials. The game must not
+// be over; throws std::invalid_argument naming a bad option.
+RolloutResult rollout(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt);
+
+}  // namespace tavli
