@@ -267,6 +267,10 @@ VsResult evaluate_vs(std::shared_ptr<const NeuralNet> net, const Rules& rules, c
   if (threads < 1) throw std::invalid_argument("threads must be >= 1");
   if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
   const NeuralEvaluator nev(net);
+  // Both sides are sim.h players: the net's 0-ply greedy one, and the opponent.
+  PlayerSpec net_player, opponent_player;
+  net_player.kind = PlayerSpec::Kind::Greedy;
+  opponent_player.kind = random ? PlayerSpec::Kind::Random : PlayerSpec::Kind::Greedy;
   std::vector<Outcome> results(static_cast<std::size_t>(games), Outcome{-2, 0, ResultKind::Single});
   parallel_for(games, threads, [&](std::int64_t g) {
     const Player net_side = g % 2 == 0 ? kWhite : kBlack;
@@ -282,13 +286,10 @@ VsResult evaluate_vs(std::shared_ptr<const NeuralNet> net, const Rules& rules, c
     for (int ply = 0; ply < max_plies; ++ply) {
       const Dice dice = opening.next_dice(dice_rng);
       gen.generate(pos, rules, dice, list);
-      int i = 0;
-      if (mover == net_side)
-        i = greedy_play(nev, pos, rules, list, batch, vals);
-      else if (!random)
-        i = greedy_play(heuristic_evaluator(), pos, rules, list, batch, vals);
-      else if (list.size() > 1)
-        i = static_cast<int>(choice_rng.below(static_cast<std::uint32_t>(list.size())));
+      const int i = mover == net_side
+                        ? choose_play(net_player, nev, pos, rules, dice, list, choice_rng, batch, vals)
+                        : choose_play(opponent_player, heuristic_evaluator(), pos, rules, dice, list, choice_rng,
+                                      batch, vals);
       const Position before = pos;
       pos = list[i].result;
       pos.flip();
