@@ -309,3 +309,14 @@ def test_narde_koks_flag():
         assert b.play(b.legal_plays((1, 1))[0]).outcome() == want
     b = make_board("narde", {23: 1}, {12: 15}, koks=True)
     assert b.play(b.legal_plays((1, 1))[0]).outcome() == (0, 2, "double")
+
+
+def test_play_hits_marks_the_step_that_hit():
+    # My checker on r5, his blot on his r17 = my r6: the 1 hits there, the 2 after it does not.
+    b = make_board("backgammon", {5: 1, 18: 14}, {17: 1, 0: 14})
+    through = b.find_play([(5, 6), (6, 8)], (1, 2))
+    assert through.hits == [True, False] and str(through) == "19/18*/16"
+    past = b.find_play([(5, 7), (7, 8)], (2, 1))
+    assert past.hits == [False, False]
+    assert all(h == [False] * len(p.steps) for p in make_board("plakoto", {5: 1, 18: 14}, {17: 1, 0: 14}).legal_plays((1, 2))
+               for h in [p.hits])  # a pin is not a hit

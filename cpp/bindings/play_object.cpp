@@ -23,6 +23,14 @@ PyObject* play_steps(PyObject* self, void*) {
   return list;
 }
 
+PyObject* play_hits(PyObject* self, void*) {
+  const Play& p = as_play(self)->play;
+  PyObject* list = PyList_New(p.nsteps);
+  if (!list) return nullptr;
+  for (int k = 0; k < p.nsteps; ++k) PyList_SET_ITEM(list, k, PyBool_FromLong((p.hits >> k) & 1u));
+  return list;
+}
+
 PyObject* play_dice(PyObject* self, void*) {
   const auto* o = as_play(self);
   return Py_BuildValue("(ii)", o->dice.d1, o->dice.d2);
@@ -69,6 +77,7 @@ PyObject* play_richcompare(PyObject* a, PyObject* b, int op) {
 PyGetSetDef play_getset[] = {
     {"steps", play_steps, nullptr, "Steps (from, to) in the mover's route frame: bar -1, off 24.", nullptr},
     {"dice", play_dice, nullptr, "The roll this play is for.", nullptr},
+    {"hits", play_hits, nullptr, "Per step: whether it hit a lone opposing checker (sent it to the bar).", nullptr},
     {"text", play_text, nullptr, "Move text, e.g. '24/18 13/11' (see README).", nullptr},
     {"result_key", play_result_key, nullptr, "Exact key of the position the play leads to (before the turn passes).",
      nullptr},

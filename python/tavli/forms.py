@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from importlib import resources
 from typing import Any, Mapping
 
@@ -29,7 +28,6 @@ _SCHEMA_FILE = f"tavli-v{SCHEMA_VERSION}.schema.json"
 # are recomputed, never trusted.
 _PLAY_OUTPUT_KEYS = {"hits", "result", "result_id", "outcome"}
 _PLAY_INPUT_KEYS = {"steps", "text", "dice"}
-_HIT_MARK = re.compile(r"(\d+)\*")
 
 
 @functools.lru_cache(maxsize=1)
@@ -57,20 +55,6 @@ def outcome_to_dict(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 # --- plays ------------------------------------------------------------------------------------------
-def _hits(play: _core.Play) -> list[bool]:
-    """Which steps hit, read from the engine's own move text (a hit point is marked "*").
-
-    The opponent's checkers stay put during a turn, so only the first step that lands on a marked
-    point can be the one that hit there."""
-    marked = {24 - int(n) for n in _HIT_MARK.findall(play.text)}
-    landed: set[int] = set()
-    hits = []
-    for _, to in play.steps:
-        hits.append(to in marked and to not in landed)
-        landed.add(to)
-    return hits
-
-
 def play_to_dict(board: Board, play: _core.Play) -> dict[str, Any]:
     """A legal play of `board`: its steps (route indices in the mover's frame, bar -1, off 24), the
     dice, the move text, which steps hit, and the position it leads to with its outcome."""
@@ -79,7 +63,7 @@ def play_to_dict(board: Board, play: _core.Play) -> dict[str, Any]:
         "steps": [list(s) for s in play.steps],
         "dice": list(play.dice),
         "text": play.text,
-        "hits": _hits(play),
+        "hits": play.hits,
         "result": after.to_dict(),
         "result_id": after.id(),
         "outcome": outcome_to_dict(after.outcome()),
