@@ -48,6 +48,27 @@ def make_board(
     return tavli.Board.from_dict(d)
 
 
+def perft_case_board(case: Mapping) -> tavli.Board:
+    """The board of a perft fixture case (tests/data/perft_*.json): counts by route index in each
+    side's frame, and where given the bars, pins and Narde's first-turn flags."""
+    mover = {r: n for r, n in enumerate(case["mover"]) if n}
+    opp = {r: n for r, n in enumerate(case["opp"]) if n}
+    if case.get("mover_bar"):
+        mover[BAR] = case["mover_bar"]
+    if case.get("opp_bar"):
+        opp[BAR] = case["opp_bar"]
+    board = make_board(
+        case["variant"],
+        mover,
+        opp,
+        pinned=(case.get("mover_pinned", []), case.get("opp_pinned", [])),
+        first_turn=(case.get("mover_first_turn", False), case.get("opp_first_turn", False)),
+        **case["options"],
+    )
+    assert board.off == [case["mover_off"], case["opp_off"]]
+    return board
+
+
 def result_of(board: tavli.Board, moves: Iterable[tuple]) -> tuple:
     """Mover counts and off after net movements (from, to[, count]); to == 24 bears off."""
     counts = board.mover

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tavli
-from helpers import make_board
+from helpers import perft_case_board
 from oracle import games as ref
 
 SETTINGS = [
@@ -144,19 +144,4 @@ CASES = json.loads((Path(__file__).parent / "data" / "perft_games.json").read_te
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['name']}-d{c['depth']}" for c in CASES])
 def test_perft_matches_reference_fixture(case):
-    mover = {r: n for r, n in enumerate(case["mover"]) if n}
-    opp = {r: n for r, n in enumerate(case["opp"]) if n}
-    if case.get("mover_bar"):
-        mover[-1] = case["mover_bar"]
-    if case.get("opp_bar"):
-        opp[-1] = case["opp_bar"]
-    board = make_board(
-        case["variant"],
-        mover,
-        opp,
-        pinned=(case.get("mover_pinned", []), case.get("opp_pinned", [])),
-        first_turn=(case.get("mover_first_turn", False), case.get("opp_first_turn", False)),
-        **case["options"],
-    )
-    assert board.off == [case["mover_off"], case["opp_off"]]
-    assert board.perft(case["depth"]) == case["nodes"]
+    assert perft_case_board(case).perft(case["depth"]) == case["nodes"]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tavli
-from helpers import make_board
+from helpers import perft_case_board
 from oracle import kin as ref
 
 SETTINGS = [
@@ -221,12 +221,4 @@ CASES = json.loads((Path(__file__).parent / "data" / "perft_kin.json").read_text
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['name']}-d{c['depth']}" for c in CASES])
 def test_perft_matches_reference_fixture(case):
-    mover = {r: n for r, n in enumerate(case["mover"]) if n}
-    opp = {r: n for r, n in enumerate(case["opp"]) if n}
-    if case.get("mover_bar"):
-        mover[-1] = case["mover_bar"]
-    if case.get("opp_bar"):
-        opp[-1] = case["opp_bar"]
-    board = make_board(case["variant"], mover, opp, **case["options"])
-    assert board.off == [case["mover_off"], case["opp_off"]]
-    assert board.perft(case["depth"]) == case["nodes"]
+    assert perft_case_board(case).perft(case["depth"]) == case["nodes"]

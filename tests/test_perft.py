@@ -7,18 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make_board
+from helpers import make_board, perft_case_board
 
 CASES = json.loads((Path(__file__).parent / "data" / "perft_fevga.json").read_text())["cases"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['name']}-d{c['depth']}" for c in CASES])
 def test_perft_matches_reference_fixture(case):
-    mover = {r: n for r, n in enumerate(case["mover"]) if n}
-    opp = {r: n for r, n in enumerate(case["opp"]) if n}
-    board = make_board(case["variant"], mover, opp, **case["options"])
-    assert board.off == [case["mover_off"], case["opp_off"]]
-    assert board.perft(case["depth"]) == case["nodes"]
+    assert perft_case_board(case).perft(case["depth"]) == case["nodes"]
 
 
 def test_perft_depth_zero_and_start_position():
