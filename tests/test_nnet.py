@@ -428,3 +428,16 @@ def test_board_search_takes_a_net_or_nothing_else():
             board.analyze((6, 5), evaluator=bad)
         with pytest.raises(ValueError, match="evaluator: expected None"):
             board.evaluate(evaluator=bad)
+
+
+def test_a_pickled_net_gives_identical_outputs():
+    import pickle
+
+    net = tavli.nn.Net("fevga", hidden=16, seed=3)
+    net.metadata = "pickled"
+    back = pickle.loads(pickle.dumps(net))
+    x = np.random.default_rng(0).random((9, net.inputs), dtype=np.float32)
+    assert back.metadata == "pickled" and back.family == "fevga" and back.hidden == 16
+    assert np.array_equal(back.forward(x), net.forward(x))
+    back.b2 = back.b2 + 1  # a copy, not a view of the original
+    assert not np.array_equal(back.forward(x), net.forward(x))

@@ -152,6 +152,19 @@ class Net:
     b2 = _weight("b2", "Output biases (5,).")
     del _weight
 
+    # --- pickling (e.g. to ship a net to worker processes) --------------------------------------
+    def __reduce__(self):
+        return (_unpickle, (self.family, self.hidden, self.encoding, self.inputs, self.metadata,
+                            self.w1, self.b1, self.w2, self.b2))
+
     def __repr__(self) -> str:
         return (f"tavli.nn.Net(family={self.family!r}, encoding={self.encoding!r}, inputs={self.inputs}, "
                 f"hidden={self.hidden}, {'avx2' if self.avx2 else 'scalar'})")
+
+
+def _unpickle(family: str, hidden: int, encoding: str, inputs: int, metadata: str,
+              w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> Net:
+    net = Net(family, hidden, encoding=encoding, inputs=inputs)
+    net.metadata = metadata
+    net.w1, net.b1, net.w2, net.b2 = w1, b1, w2, b2
+    return net
