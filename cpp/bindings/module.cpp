@@ -632,6 +632,9 @@ PYBIND11_MODULE(_core, m) {
                       const std::string& encoding, py::object out_obj) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     const Encoding e = encoding.empty() ? default_encoding(rules) : encoding_from_name(encoding);
+    if (e == Encoding::Expert && !encoding_fits(e, rules))
+      throw std::invalid_argument("the 'expert' encoding is for the hitting games (backgammon, portes, tavla, "
+                                  "nackgammon, hypergammon)");
     if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
       throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
     const std::int64_t n = rows.shape(0);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tavli/hit_features.h"
+
 namespace tavli {
 
 Encoding default_encoding(const Rules& rules) {
@@ -14,11 +16,16 @@ Encoding default_encoding(const Rules& rules) {
   return Encoding::Block;
 }
 
+bool encoding_fits(Encoding e, const Rules& rules) {
+  return e == default_encoding(rules) || (e == Encoding::Expert && rules.contact == Contact::Hit);
+}
+
 Encoding encoding_from_name(const std::string& name) {
   if (name == "tesauro") return Encoding::Tesauro;
   if (name == "plakoto") return Encoding::Plakoto;
   if (name == "block") return Encoding::Block;
-  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, plakoto, block)");
+  if (name == "expert") return Encoding::Expert;
+  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, plakoto, block)");
 }
 
 const char* encoding_name(Encoding e) {
@@ -26,12 +33,13 @@ const char* encoding_name(Encoding e) {
     case Encoding::Tesauro: return "tesauro";
     case Encoding::Plakoto: return "plakoto";
     case Encoding::Block: return "block";
+    case Encoding::Expert: return "expert";
   }
   return "";
 }
 
 int encoding_size(Encoding e, bool with_dice) {
-  const int base = e == Encoding::Block ? 152 : 198;
+  const int base = e == Encoding::Block ? 152 : e == Encoding::Expert ? 205 : 198;
   return base + (with_dice ? 21 : 0);
 }
 
@@ -48,6 +56,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
       const int n = side.n[r];
       switch (e) {
         case Encoding::Tesauro:
+        case Encoding::Expert:
           *o++ = n >= 1;
           *o++ = n >= 2;
           *o++ = n >= 3;
@@ -68,6 +77,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     }
     switch (e) {
       case Encoding::Tesauro:
+      case Encoding::Expert:
         *o++ = side.bar / 2.0f;
         *o++ = side.off / 15.0f;
         break;
@@ -86,6 +96,15 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
   }
   *o++ = to_move == kWhite;
   *o++ = to_move == kBlack;
+  if (e == Encoding::Expert) {
+    for (int s = 0; s < 2; ++s) {
+      const SideState &me = pos.side[s], &them = pos.side[1 - s];
+      *o++ = pip_count(me) / 167.0f;
+      *o++ = shots(me, them) / 36.0f;
+      *o++ = trapping_prime(me, them) / 6.0f;
+    }
+    *o++ = in_contact(pos.side[0], pos.side[1]);
+  }
   if (dice) {
     std::fill(o, o + 21, 0.0f);
     o[roll_index(*dice)] = 1.0f;

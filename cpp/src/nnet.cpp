@@ -295,9 +295,11 @@ void check_encoding(const std::string& encoding, const std::string& family, int 
   if (encoding_size(e, false) != inputs)
     throw std::invalid_argument("encoding '" + encoding + "' has " + std::to_string(encoding_size(e, false)) +
                                 " units, but the net has " + std::to_string(inputs) + " inputs");
-  if (net_family_encoding(family) != e)
-    throw std::invalid_argument(std::string("the games of family '") + family + "' are encoded with '" +
-                                encoding_name(net_family_encoding(family)) + "', not '" + encoding + "'");
+  for (const VariantInfo& v : variant_table())
+    if (family == net_family(v.variant) && !encoding_fits(e, make_rules(v.variant)))
+      throw std::invalid_argument(std::string("the games of family '") + family + "' are encoded with '" +
+                                  encoding_name(net_family_encoding(family)) + "'" +
+                                  (family == std::string("backgammon") ? " or 'expert'" : "") + ", not '" + encoding + "'");
 }
 
 }  // namespace

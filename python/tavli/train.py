@@ -189,6 +189,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--option", action="append", default=[], metavar="K=V", help="a rule option (repeatable)")
     ap.add_argument("--games", type=int, required=True, help="total training games")
     ap.add_argument("--hidden", type=int, help="hidden units (default 80)")
+    ap.add_argument("--encoding", help="the net's input encoding (default: the family's; 'expert' for backgammon's)")
     ap.add_argument("--alpha", type=float, help="learning rate (default 0.1)")
     ap.add_argument("--lambda", dest="lambda_", type=float, metavar="LAMBDA", help="trace decay (default 0.7)")
     ap.add_argument("--epsilon", type=float, help="probability of a random play (default 0)")
@@ -249,9 +250,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.resume:
             trainer = TdTrainer.resume(args.resume)
             meta = read_metadata(trainer.net, args.resume)
-            given = {"variant": args.variant, "hidden": args.hidden, "alpha": args.alpha, "lambda_": args.lambda_,
-                     "epsilon": args.epsilon, "seed": args.seed, "max_plies": args.max_plies}
-            have = {"variant": trainer.variant, "hidden": trainer.net.hidden, "alpha": trainer.alpha,
+            given = {"variant": args.variant, "hidden": args.hidden, "encoding": args.encoding, "alpha": args.alpha,
+                     "lambda_": args.lambda_, "epsilon": args.epsilon, "seed": args.seed, "max_plies": args.max_plies}
+            have = {"variant": trainer.variant, "hidden": trainer.net.hidden, "encoding": trainer.net.encoding,
+                    "alpha": trainer.alpha,
                     "lambda_": trainer.lambda_, "epsilon": trainer.epsilon, "seed": trainer.seed,
                     "max_plies": trainer.max_plies}
             for k, v in given.items():
@@ -264,7 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.variant:
                 raise ValueError("--variant is required (unless --resume)")
             s = {k: (getattr(args, k) if getattr(args, k) is not None else d) for k, d in DEFAULTS.items()}
-            net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"])
+            net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
+                      encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],
                                 seed=s["seed"], max_plies=s["max_plies"], **options)
     except ValueError as e:

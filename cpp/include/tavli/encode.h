@@ -7,6 +7,10 @@
 //     per side: for r = 0..23: [n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0]  (96 units)
 //               bar / 2, off / 15                                                     (2 units)
 //     then: [white to move, black to move]                                            (2 units)
+//   "expert" (the hitting games; 205 units): "tesauro"'s 198, then per side (mover, opponent):
+//               pips / 167, shots / 36 (rolls of the other side that hit one of its blots),
+//               trapping prime / 6 (the other side's longest run of made points ahead of its
+//               rearmost checker); then in contact (1) or a pure race (0). hit_features.h.
 //   "plakoto" (198 units): per side: for r = 0..23: [n >= 1, n >= 2, (n - 2) / 13 if n > 2 else 0,
 //               pinned]  (96), off / 15, mother pinned (its r0 holds one pinned checker)  (2);
 //               then [white to move, black to move]
@@ -24,9 +28,11 @@
 
 namespace tavli {
 
-enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block };
+enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert };
 
 Encoding default_encoding(const Rules& rules);
+// Whether `e` can encode the rules' positions: the default one, or "expert" for the hitting games.
+bool encoding_fits(Encoding e, const Rules& rules);
 Encoding encoding_from_name(const std::string& name);  // throws std::invalid_argument
 const char* encoding_name(Encoding e);
 int encoding_size(Encoding e, bool with_dice);

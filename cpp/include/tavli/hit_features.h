@@ -1,0 +1,31 @@
+// Hand-made features of the hitting games (Contact::Hit: Backgammon, Portes, Tavla, Nackgammon,
+// Hypergammon), for the "expert" encoding (encode.h). They are what TD-Gammon 1.0 and GNU
+// Backgammon add to the raw board: quantities a small net learns slowly from point counts alone.
+//
+// All of them take two sides of a position with contrary movement (my point r is the other side's
+// 23 - r; types.h reverse24), each by its own route index r = 0..23 (r = 0 the start, bearing off
+// past r = 23), the bar before r = 0.
+#pragma once
+
+#include "tavli/position.h"
+
+namespace tavli {
+
+// Pips still to travel: sum of n[r] * (24 - r), 25 for a checker on the bar (167 at the start).
+int pip_count(const SideState& s);
+
+// Of the 36 rolls, how many let `them` hit at least one blot of `me`: with one die, or with two
+// (or up to four for doubles) through intermediate points that `me` has not made, from the board or
+// entering from the bar. Ignores that checkers on the bar must enter before others move and that a
+// hit may be forced to a worse play: an estimate of the danger, as gnubg's shot count.
+int shots(const SideState& me, const SideState& them);
+
+// The longest run of consecutive points made (2+ checkers) by `them` ahead of `me`'s rearmost
+// checker (the bar counts as behind every point); 0 if `me` has no checker on the board or bar.
+int trapping_prime(const SideState& me, const SideState& them);
+
+// True while some checker of one side still has a checker of the other ahead of it on its route
+// (hits remain possible); false in a pure race.
+bool in_contact(const SideState& a, const SideState& b);
+
+}  // namespace tavli
