@@ -11,25 +11,37 @@
 #include <vector>
 
 #include "tavli/eval.h"
+#include "tavli/net_suite.h"
 #include "tavli/nnet.h"
 #include "tavli/sim.h"
 
 namespace tavli_bindings {
 
-// The evaluator at a search's leaves: the heuristic (None), or a tavli._core.NeuralEvaluator, which
-// `keep` holds for the duration of the search.
-inline const tavli::Evaluator& evaluator_arg(pybind11::handle ev, const tavli::Rules& rules,
-                                             std::shared_ptr<tavli::NeuralEvaluator>& keep) {
-  if (ev.is_none()) return tavli::heuristic_evaluator();
-  try {
-    keep = ev.cast<std::shared_ptr<tavli::NeuralEvaluator>>();
-  } catch (const pybind11::cast_error&) {
-    throw std::invalid_argument("evaluator: expected None (the heuristic) or a tavli.nn.Net");
-  }
-  if (!keep->supports(rules))
-    throw std::invalid_argument("evaluator: a net of family '" + keep->net().family() + "' cannot evaluate " +
+// An evaluator from Python: None (the heuristic: a null pointer), a tavli._core.NeuralEvaluator
+// (one net) or a tavli._core.NetSuite (the shipped nets, tavli.nn.default_evaluator()).
+inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev) {
+  if (ev.is_none()) return nullptr;
+  if (pybind11::isinstance<tavli::NeuralEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::NeuralEvaluator>>();
+  if (pybind11::isinstance<tavli::NetSuite>(ev)) return ev.cast<std::shared_ptr<tavli::NetSuite>>();
+  throw std::invalid_argument("evaluator: expected 'heuristic', a tavli.nn.Net or the default nets");
+}
+
+// Throws std::invalid_argument unless `ev` can evaluate the rules' game (a single net serves its
+// family only; the heuristic and a suite serve every game).
+inline void check_serves(const tavli::Evaluator& ev, const tavli::Rules& rules) {
+  const auto* net = dynamic_cast<const tavli::NeuralEvaluator*>(&ev);
+  if (net && !net->supports(rules))
+    throw std::invalid_argument("evaluator: a net of family '" + net->net().family() + "' cannot evaluate " +
                                 rules.info().name + " (family '" + tavli::net_family(rules.variant) + "')");
-  return *keep;
+}
+
+// The evaluator at a search's leaves, which `keep` holds for the duration of the search.
+inline const tavli::Evaluator& evaluator_arg(pybind11::handle ev, const tavli::Rules& rules,
+                                             std::shared_ptr<const tavli::Evaluator>& keep) {
+  keep = evaluator_ptr(ev);
+  const tavli::Evaluator& e = keep ? *keep : tavli::heuristic_evaluator();
+  check_serves(e, rules);
+  return e;
 }
 
 // Probabilities as the Python side reads them (tavli.Probabilities' field order).
@@ -37,10 +49,13 @@ inline pybind11::tuple probs_tuple(const tavli::Probabilities& p) {
   return pybind11::make_tuple(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.margin);
 }
 
-// A player from its kind ("random", "greedy", "search"), search depth and move filters.
+// A player from its kind ("random", "greedy", "search"), search depth, move filters and evaluator
+// (see evaluator_ptr; the caller checks that it serves the game with check_serves).
 inline tavli::PlayerSpec player_arg(const std::string& kind, int plies,
-                                    const std::vector<std::tuple<int, int, double>>& filters) {
+                                    const std::vector<std::tuple<int, int, double>>& filters,
+                                    pybind11::handle evaluator = pybind11::none()) {
   tavli::PlayerSpec p;
+  p.evaluator = evaluator_ptr(evaluator);
   if (kind == "random") p.kind = tavli::PlayerSpec::Kind::Random;
   else if (kind == "greedy") p.kind = tavli::PlayerSpec::Kind::Greedy;
   else if (kind == "search") p.kind = tavli::PlayerSpec::Kind::Search;

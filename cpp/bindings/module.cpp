@@ -36,13 +36,16 @@ SearchOptions search_options(int plies, const std::vector<std::tuple<int, int, d
   return o;
 }
 
-using PlayerArg = std::tuple<std::string, int, std::vector<std::tuple<int, int, double>>>;
+// (kind, plies, filters, evaluator): tavli.sim._player's form.
+using PlayerArg = std::tuple<std::string, int, std::vector<std::tuple<int, int, double>>, py::object>;
 
-void player_specs(const std::vector<PlayerArg>& players, PlayerSpec specs[2]) {
+// The two players, their evaluators checked against every game they will play.
+void player_specs(const std::vector<PlayerArg>& players, PlayerSpec specs[2], const std::vector<const Rules*>& games) {
   if (players.size() != 2) throw std::invalid_argument("players: exactly two");
   for (int i = 0; i < 2; ++i) {
-    const auto& [kind, plies, filters] = players[static_cast<std::size_t>(i)];
-    specs[i] = tavli_bindings::player_arg(kind, plies, filters);
+    const auto& [kind, plies, filters, evaluator] = players[static_cast<std::size_t>(i)];
+    specs[i] = tavli_bindings::player_arg(kind, plies, filters, evaluator);
+    for (const Rules* r : games) tavli_bindings::check_serves(specs[i].eval(), *r);
   }
 }
 
@@ -384,7 +387,7 @@ PYBIND11_MODULE(_core, m) {
                           std::int64_t node_limit, py::handle evaluator) {
         const Dice dice = dice_from_py(dice_arg);
         const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
-        std::shared_ptr<NeuralEvaluator> keep;
+        std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
         Analysis a;
@@ -401,7 +404,7 @@ PYBIND11_MODULE(_core, m) {
       .def("_evaluate", [](const Game& g, int plies, const std::vector<std::tuple<int, int, double>>& filters,
                            int threads, double time_limit, std::int64_t node_limit, py::handle evaluator) {
         const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
-        std::shared_ptr<NeuralEvaluator> keep;
+        std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         Evaluation e;
         {
@@ -488,8 +491,10 @@ PYBIND11_MODULE(_core, m) {
         });
 
   m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,
-                              int threads) {
+                              int threads, py::object evaluator) {
     const Rules rules = make_rules(variant_from_name(variant), options);
+    std::shared_ptr<const Evaluator> keep;
+    const Evaluator& ev = evaluator_arg(evaluator, rules, keep);
     if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
       throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
     const std::int64_t n = rows.shape(0);
@@ -509,7 +514,7 @@ PYBIND11_MODULE(_core, m) {
     float* o = out.mutable_data();
     {
       py::gil_scoped_release release;
-      batch_evaluate(rules, positions.data(), n, plies, threads, o);
+      batch_evaluate(rules, positions.data(), n, plies, threads, ev, o);
     }
     return out;
   });
@@ -519,7 +524,7 @@ PYBIND11_MODULE(_core, m) {
                         py::object start_row, bool keep_trajectories) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     PlayerSpec specs[2];
-    player_specs(players, specs);
+    player_specs(players, specs, {&rules});
     if (games < 0 || games > 100000000 || first < 0) throw std::invalid_argument("games must be 0..100000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
@@ -603,7 +608,9 @@ PYBIND11_MODULE(_core, m) {
     else throw std::invalid_argument("next_starter must be previous_winner, roll_off or alternate");
     if (target < 1 || target > 999) throw std::invalid_argument("target must be 1..999");
     PlayerSpec specs[2];
-    player_specs(players, specs);
+    std::vector<const Rules*> all;
+    for (const MatchGame& mg : games) all.push_back(&mg.rules);
+    player_specs(players, specs, all);
     if (matches < 0 || matches > 10000000 || first < 0) throw std::invalid_argument("matches must be 0..10000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     std::vector<MatchSummary> res;

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "tavli/batch.h"
+#include "tavli/net_suite.h"
 #include "tavli/nnet.h"
 #include "tavli/train.h"
 
@@ -128,6 +129,16 @@ void bind_nnet(py::module_& m) {
 
   // A snapshot of a net: the evaluator copies it, so changing the Python net afterwards (even from
   // another thread while a search runs without the GIL) does not touch a running search.
+  // The shipped nets as one evaluator (net_suite.h); tavli.nn builds it from the package's files.
+  py::class_<NetSuite, std::shared_ptr<NetSuite>>(m, "NetSuite", "One net per variant, the heuristic elsewhere.")
+      .def(py::init<>())
+      .def("assign", [](NetSuite& s, const std::string& variant, const NeuralNet& net) {
+             s.assign(variant_from_name(variant), std::make_shared<const NeuralNet>(net));
+           }, py::arg("variant"), py::arg("net"), "Serve `variant` with a copy of `net` (before any use).")
+      .def("serves", [](const NetSuite& s, const std::string& variant) {
+             return s.net_for(variant_from_name(variant)) != nullptr;
+           }, py::arg("variant"));
+
   py::class_<NeuralEvaluator, std::shared_ptr<NeuralEvaluator>>(m, "NeuralEvaluator",
                                                                 "Static evaluation by a net (a copy of it).")
       .def(py::init([](const NeuralNet& net) {

@@ -28,7 +28,7 @@ void bind_rollout(py::module_& m) {
         opt.seed = seed;
         opt.threads = threads;
         opt.stratify = stratify;
-        std::shared_ptr<NeuralEvaluator> keep;
+        std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         RolloutResult r;
         {

@@ -74,12 +74,13 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
   return out;
 }
 
-void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads, float* out) {
+void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads,
+                    const Evaluator& ev, float* out) {
   SearchOptions opt;
   opt.plies = plies;
   parallel_ranges(n, std::max(1, threads), [&](std::int64_t b, std::int64_t e, int) {
     for (std::int64_t i = b; i < e; ++i) {
-      const Probabilities p = evaluate(positions[i], rules, heuristic_evaluator(), opt).probabilities;
+      const Probabilities p = evaluate(positions[i], rules, ev, opt).probabilities;
       const float v[kEvalColumns] = {p.win,  p.win_double, p.win_triple, p.lose_double,
                                      p.lose_triple, p.draw, p.margin, p.equity()};
       std::copy(v, v + kEvalColumns, out + kEvalColumns * i);

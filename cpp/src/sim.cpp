@@ -92,7 +92,7 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   for (int ply = 0; ply < opt.max_plies; ++ply) {
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
-    const int i = choose_play(players[mover], heuristic_evaluator(), pos, rules, dice, list, rng, batch, vals);
+    const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng, batch, vals);
     if (trajectory) {
       pos.to_row(row, mover);
       trajectory->positions.insert(trajectory->positions.end(), row, row + kRowBytes);
@@ -164,7 +164,7 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
       const Game& g = m.game();
       gen.generate(g.position(), g.rules(), dice, list);
       const int k =
-          choose_play(players[g.turn()], heuristic_evaluator(), g.position(), g.rules(), dice, list, rng, batch, vals);
+          choose_play(players[g.turn()], players[g.turn()].eval(), g.position(), g.rules(), dice, list, rng, batch, vals);
       m.play(list[k], dice);
     }
     MatchSummary& r = out[static_cast<std::size_t>(i)];

@@ -84,15 +84,20 @@ class Rollout(NamedTuple):
 
 
 def evaluator_arg(evaluator: Any) -> Any:
-    """The evaluator a search uses at its leaves: None (the heuristic) or a tavli.nn.Net, passed
-    to the core as a snapshot (changing the net later does not touch a running search)."""
-    if evaluator is None:
-        return None
-    from .nn import Net
+    """The core evaluator for a search's leaves or a player: None or "nets" (the default: the
+    shipped nets, tavli.nn.default_evaluator(), the heuristic for games without one), "heuristic"
+    (the hand-written evaluator; None to the core) or a tavli.nn.Net (passed as a snapshot:
+    changing the net later does not touch a running search)."""
+    from .nn import Net, default_evaluator
 
-    if not isinstance(evaluator, Net):
-        raise ValueError(f"evaluator: expected None (the heuristic) or a tavli.nn.Net, got {type(evaluator).__name__}")
-    return evaluator._evaluator()
+    if evaluator is None or (isinstance(evaluator, str) and evaluator == "nets"):
+        return default_evaluator()
+    if isinstance(evaluator, str) and evaluator == "heuristic":
+        return None
+    if isinstance(evaluator, Net):
+        return evaluator._evaluator()
+    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic' or a tavli.nn.Net, "
+                     f"got {evaluator!r}")
 
 
 def filters_arg(filters: Any) -> list[tuple[int, int, float]]:

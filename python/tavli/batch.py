@@ -70,16 +70,20 @@ def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **opt
     return _core._random_positions(variant, to_pairs(options), n, seed)
 
 
-def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1, **options: Any):
-    """Values of many positions (side to move, before the roll), `plies` deep with the heuristic
-    evaluator, in C++ threads: a float32 array (N, 8) of win, win_double, win_triple, lose_double,
-    lose_triple, draw, margin (Tawla 31's expected extra points, else 0), equity."""
+def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1,
+                   evaluator: Any = None, **options: Any):
+    """Values of many positions (side to move, before the roll), `plies` deep, in C++ threads: a
+    float32 array (N, 8) of win, win_double, win_triple, lose_double, lose_triple, draw, margin
+    (Tawla 31's expected extra points, else 0), equity. `evaluator`: None (the shipped net of the
+    game, else the heuristic), "heuristic" or a tavli.nn.Net."""
+    from .analysis import evaluator_arg
+
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
     plies = _int_in(plies, "plies", 0, 8)
     threads = _int_in(threads, "threads", 1, 1024)
-    return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads)
+    return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator))
 
 
 def encode(

@@ -277,8 +277,9 @@ class Board(_core.Board):
         node_limit: int | None = None,
         evaluator: Any = None,
     ) -> "Evaluation":
-        """The position before the roll, for the side to move, `plies` deep (at the leaves the
-        heuristic evaluator, or `evaluator`, a tavli.nn.Net; exact when the game is over).
+        """The position before the roll, for the side to move, `plies` deep (exact when the game is
+        over). At the leaves `evaluator`: None, the shipped net of the game (the heuristic where
+        none ships: tavli.nn.default_evaluator()), "heuristic", or a tavli.nn.Net.
         Releases the GIL."""
         from .analysis import Evaluation, Probabilities, evaluator_arg, filters_arg, search_args
 
@@ -301,7 +302,8 @@ class Board(_core.Board):
     ) -> "Analysis":
         """The legal plays for the roll, best first, each with its probabilities and equity for the
         side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
-        filters) with the heuristic evaluator or `evaluator` (a tavli.nn.Net) at the leaves.
+        filters) with `evaluator` at the leaves: None, the game's shipped net (the heuristic where
+        none ships), "heuristic", or a tavli.nn.Net.
         Releases the GIL; a time or node limit returns the deepest completed iteration."""
         from .analysis import AnalyzedPlay, Analysis, Probabilities, evaluator_arg, filters_arg, search_args
 
@@ -325,9 +327,9 @@ class Board(_core.Board):
         stratify: bool = True,
     ) -> "Rollout":
         """The position before the roll, for the side to move, estimated by playing it out
-        `trials` times with `player` on both sides ('greedy', 'random', 'search:N', as in
-        tavli.simulate; `evaluator`, a tavli.nn.Net, replaces the heuristic behind the player and
-        at truncation), each game to the end or for `truncate` plies and then valued by the
+        `trials` times with `player` on both sides ('greedy', 'heuristic', 'random', 'search:N', a
+        net, as in tavli.simulate; `evaluator` ("heuristic" or a tavli.nn.Net), when given,
+        replaces the player's evaluator, also at truncation), each game to the end or for `truncate` plies and then valued by the
         evaluator. Trial i draws from its own generator (seed, i), so results do not depend on
         `threads`. The first roll is stratified over the 36 outcomes (use a multiple of 36 trials),
         the second too in complete blocks of 1296: cpp/include/tavli/rollout.h. Releases the GIL."""
@@ -335,14 +337,15 @@ class Board(_core.Board):
         from .sim import _int_arg, _player
 
         trials = _int_arg("trials", trials, 1, 10_000_000)
-        kind, plies, filters = _player(player)
+        kind, plies, filters, player_evaluator = _player(player)
         truncate = 0 if truncate is None else _int_arg("truncate", truncate, 1, 1_000_000)
         seed = _int_arg("seed", seed, 0, 2**64 - 1)
         threads = _int_arg("threads", threads, 1, 1024)
         if self.is_game_over():
             raise ValueError("board: the game is over, nothing to roll out")
         probs, equity, errors, equity_error, done, truncated = _core._rollout(
-            self, trials, kind, plies, filters, truncate, seed, threads, bool(stratify), evaluator_arg(evaluator)
+            self, trials, kind, plies, filters, truncate, seed, threads, bool(stratify),
+            evaluator_arg(evaluator) if evaluator is not None or kind == "random" else player_evaluator
         )
         return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
 

@@ -13,6 +13,9 @@ of tavli.Probabilities). A net serves one family of games (`tavli.nn.family(vari
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -21,12 +24,56 @@ from . import _core
 from ._options import to_pairs
 from .batch import as_int_array
 
-__all__ = ["Net", "family"]
+__all__ = ["Net", "family", "shipped", "shipped_manifest", "default_evaluator"]
 
 
 def family(variant: str) -> str:
     """The family of nets that serves `variant`: backgammon, plakoto, fevga, narde or tawla31."""
     return _core.net_family(variant)
+
+
+# --- the shipped nets -----------------------------------------------------------------------------
+# python/tavli/nets/manifest.json lists one entry per family: its weight file, the variants it
+# serves (those where it measured stronger than the heuristic: bench/strength.py) and how it was
+# trained (README, "Trained nets").
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_manifest() -> dict[str, dict[str, Any]]:
+    """The shipped nets by family: {"file", "variants", "command", "games", ...}; {} if none."""
+    path = resources.files("tavli") / "nets" / "manifest.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_shipped(family_name: str) -> "Net | None":
+    entry = shipped_manifest().get(family_name)
+    if entry is None:
+        return None
+    with resources.as_file(resources.files("tavli") / "nets" / entry["file"]) as path:
+        return Net.load(path)
+
+
+def shipped(variant_or_family: str) -> "Net | None":
+    """A copy of the shipped net of a family (or of the family of a variant), None if none ships."""
+    fam = variant_or_family if variant_or_family in shipped_manifest() else _core.net_family(variant_or_family)
+    net = _load_shipped(fam)
+    return None if net is None else net.copy()
+
+
+@functools.lru_cache(maxsize=1)
+def default_evaluator() -> Any:
+    """The evaluator behind analyze, evaluate and the simulation players by default: a core
+    NetSuite (cpp/include/tavli/net_suite.h) with each shipped net on the variants it serves and
+    the heuristic elsewhere. Built once per process and never changed (threads share it)."""
+    suite = _core.NetSuite()
+    for fam, entry in shipped_manifest().items():
+        net = _load_shipped(fam)
+        for variant in entry["variants"]:
+            suite.assign(variant, net._net)
+    return suite
 
 
 def _floats(x: Any, what: str) -> np.ndarray:

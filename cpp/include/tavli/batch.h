@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tavli/eval.h"
 #include "tavli/game.h"
 
 namespace tavli {
@@ -21,11 +22,12 @@ struct BatchResult {
 BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice,
                               std::int64_t n, bool want_positions, int threads);
 
-// Values of many positions (side to move, before the roll) `plies` deep with the heuristic
-// evaluator: out[kEvalColumns * i + k] = win, win_double, win_triple, lose_double, lose_triple, draw,
+// Values of many positions (side to move, before the roll) `plies` deep with the evaluator `ev`
+// (shared by the threads): out[kEvalColumns * i + k] = win, win_double, win_triple, lose_double, lose_triple, draw,
 // margin, equity.
 constexpr int kEvalColumns = 8;
-void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads, float* out);
+void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads,
+                    const Evaluator& ev, float* out);
 
 // Seeded random self-play (uniform over the distinct plays): `n` (position, roll) pairs as they
 // occur in consecutive games, restarting a game when one ends. Rows and rolls are appended.

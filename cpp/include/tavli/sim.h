@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "tavli/match.h"
@@ -20,6 +21,10 @@ struct PlayerSpec {
   Kind kind = Kind::Random;
   int plies = 0;                    // Search: depth of each analysis
   std::vector<MoveFilter> filters;  // Search: filters (empty: the defaults)
+  // Greedy and Search: the evaluator (a net, a NetSuite, ...); null: the heuristic. Shared and
+  // used by every thread at once, so it must be immutable while games run.
+  std::shared_ptr<const Evaluator> evaluator;
+  const Evaluator& eval() const { return evaluator ? *evaluator : heuristic_evaluator(); }
 };
 
 struct GameSummary {
@@ -71,8 +76,8 @@ int greedy_play(const Evaluator& ev, const Position& pos, const Rules& rules, co
 
 // Index in `list` (the plays of `dice` from `pos`) of the play `p` chooses, with `ev` behind the
 // greedy and search players; the random player draws from `rng`. A single play is taken without
-// asking anyone. `batch` and `vals` are caller-owned scratch. (Self-play uses the heuristic;
-// rollouts (rollout.h) pass their own evaluator.)
+// asking anyone. `batch` and `vals` are caller-owned scratch. (Self-play passes each player's own
+// eval(); rollouts (rollout.h) pass their evaluator.)
 int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
                 const MoveList& list, Rng& rng, std::vector<Position>& batch, std::vector<Probabilities>& vals);
 

@@ -1,0 +1,39 @@
+// The evaluator behind "the engine's own judgement": one neural net per game where a trained net
+// was shipped for it (python/tavli/nets/, loaded by tavli.nn), the heuristic elsewhere.
+//
+// A suite maps each variant to at most one NeuralEvaluator; a net may serve several variants of its
+// family (backgammon's net serves Portes and Tavla), but only those it was measured to play well
+// (bench/strength.py; the manifest that ships with the nets lists them). Variants without a net,
+// and any variant of an empty suite, are evaluated by the heuristic. Immutable once built, so one
+// suite serves any number of threads and searches at once.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "tavli/nnet.h"
+#include "tavli/variant.h"
+
+namespace tavli {
+
+class NetSuite final : public Evaluator {
+ public:
+  static constexpr int kVariants = static_cast<int>(Variant::Hypergammon) + 1;
+
+  NetSuite() = default;
+  // Serves `v` with `net`; throws std::invalid_argument when the net's family is not v's (or its
+  // encoding is "raw").
+  void assign(Variant v, std::shared_ptr<const NeuralNet> net);
+
+  std::string name() const override { return "nets"; }
+  void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override;
+
+  // The net serving `v`, or nullptr (the heuristic).
+  const NeuralEvaluator* net_for(Variant v) const { return nets_[static_cast<std::size_t>(v)].get(); }
+
+ private:
+  std::array<std::shared_ptr<const NeuralEvaluator>, kVariants> nets_{};
+};
+
+}  // namespace tavli

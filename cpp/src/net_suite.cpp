@@ -1,0 +1,20 @@
+#include "tavli/net_suite.h"
+
+#include <stdexcept>
+
+namespace tavli {
+
+void NetSuite::assign(Variant v, std::shared_ptr<const NeuralNet> net) {
+  if (!net) throw std::invalid_argument("net suite: no net");
+  if (net->family() != net_family(v))
+    throw std::invalid_argument("net suite: a net of family '" + net->family() + "' cannot serve " +
+                                variant_info(v).name + " (family '" + net_family(v) + "')");
+  nets_[static_cast<std::size_t>(v)] = std::make_shared<const NeuralEvaluator>(std::move(net));
+}
+
+void NetSuite::evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const {
+  if (const NeuralEvaluator* ev = net_for(rules.variant)) ev->evaluate(positions, n, rules, out);
+  else heuristic_evaluator().evaluate(positions, n, rules, out);
+}
+
+}  // namespace tavli
