@@ -1,56 +1,195 @@
-"""Strength checks: the heuristic 0-ply player against uniform random play, and 1-ply search
-against 0-ply, in every game, with 95% confidence intervals.
+"""Playing strength, with 95% confidence intervals: the trained nets against the heuristic, deeper
+search against 0-ply, and backgammon's net against GNU Backgammon's evaluator.
 
-    python bench/strength.py [--games 1000] [--deep-games 300] [--threads 2] [--seed 1]
+    python bench/strength.py nets      [--games 2000] [--deep-games 200] [--variants ...]
+    python bench/strength.py gnubg     [--games 2000]
+    python bench/strength.py heuristic [--games 1000] [--deep-games 300]
 
-Each pairing is played from both seats (half the games each way) so that neither colour nor who
-starts favours one player; win rates are over decided games (a Plakoto draw counts for neither).
+Every pairing is played in mirrored pairs: games 2k and 2k + 1 replay the same dice with the sides
+swapped (tavli.simulate seeds game i by (seed, i); neither greedy nor search players draw random
+numbers, so the same seed gives the same dice whichever seat a player takes). Intervals are over
+the pairs (each pair one sample: mirrored games are correlated), by the normal approximation.
+`win` is the share of decided games won (a Plakoto draw counts for neither); `points` the share of
+all points scored (cubeless: singles, doubles, triples as each game scores them).
+
+- nets: per game, the shipped net of its family at 0-ply against the heuristic at 0-ply (target
+  >= 75% of games), and the net at 2-ply against the net at 0-ply. The manifest
+  (python/tavli/nets/manifest.json) lets a net serve the games where it beats the heuristic.
+- gnubg: backgammon, the shipped net at 0-ply against GNU Backgammon 0-ply (PyPI gnubg-nn,
+  best_move), cubeless (target >= 45% of points). Needs `pip install gnubg-nn`.
+- heuristic: the heuristic at 0-ply against random play, and 1-ply against 0-ply.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
+from typing import Any, Sequence
+
+import numpy as np
 
 import tavli
-from tavli.sim import KINDS
 
 GAMES = ["fevga", "moultezim", "plakoto", "portes", "tavla", "backgammon", "narde",
          "jacquet", "tawla31", "nackgammon", "hypergammon"]
 
 
-def match_up(variant: str, a: str, b: str, games: int, seed: int, threads: int) -> dict:
-    half = games // 2
-    r1 = tavli.simulate(variant, half, (a, b), seed=seed, threads=threads)
-    r2 = tavli.simulate(variant, games - half, (b, a), seed=seed + 1, threads=threads)
-    wins = int((r1["winner"] == 0).sum() + (r2["winner"] == 1).sum())
-    losses = int((r1["winner"] == 1).sum() + (r2["winner"] == 0).sum())
-    pts = float((r1["points"] * ((r1["winner"] == 0) * 1 - (r1["winner"] == 1))).sum()
-                + (r2["points"] * ((r2["winner"] == 1) * 1 - (r2["winner"] == 0))).sum())
-    decided = wins + losses
-    p = wins / decided if decided else float("nan")
-    half_width = 1.96 * (p * (1 - p) / decided) ** 0.5 if decided else float("nan")
-    unfinished = int((r1["kind"] == 0).sum() + (r2["kind"] == 0).sum())
-    return {"p": p, "ci": half_width, "ppg": pts / games, "games": games, "decided": decided, "unfinished": unfinished}
+def _signed_points(result: dict, seat: int) -> np.ndarray:
+    """Points of each game for the player in `seat` (+ won, - lost, 0 draw or unfinished)."""
+    won = (result["winner"] == seat).astype(np.int64)
+    lost = ((result["winner"] >= 0) & (result["winner"] != seat)).astype(np.int64)
+    return result["points"].astype(np.int64) * (won - lost)
 
 
-def main() -> None:
+def summarize(first: np.ndarray, second: np.ndarray, w1: np.ndarray, w2: np.ndarray,
+              d1: np.ndarray, d2: np.ndarray) -> dict[str, Any]:
+    """Pairs k: (first[k], second[k]) are player A's signed points in the two games of pair k,
+    w* whether A won, d* whether the game was decided."""
+    pairs = len(first)
+    wins = w1.astype(float) + w2
+    decided = d1.astype(float) + d2
+    won_pts = np.maximum(first, 0) + np.maximum(second, 0)
+    all_pts = np.abs(first) + np.abs(second)
+
+    def ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:
+        # A ratio estimator's interval over pairs: var of (num - r * den) / (n * mean(den)^2).
+        r = num.sum() / den.sum() if den.sum() else float("nan")
+        if pairs < 2 or not den.sum():
+            return r, float("nan")
+        resid = num - r * den
+        se = math.sqrt(resid.var(ddof=1) / pairs) / den.mean()
+        return r, 1.96 * se
+
+    win, win_ci = ratio(wins, decided)
+    pts, pts_ci = ratio(won_pts.astype(float), all_pts.astype(float))
+    ppg = (first + second).sum() / (2 * pairs)
+    ppg_ci = 1.96 * (first + second).std(ddof=1) / 2 / math.sqrt(pairs) if pairs > 1 else float("nan")
+    return {"games": 2 * pairs, "win": win, "win_ci": win_ci, "points": pts, "points_ci": pts_ci,
+            "ppg": ppg, "ppg_ci": ppg_ci, "undecided": int(2 * pairs - decided.sum())}
+
+
+def mirrored(variant: str, a: Any, b: Any, games: int, seed: int, threads: int, **options: Any) -> dict:
+    """Player a against player b over games // 2 mirrored pairs of tavli.simulate games."""
+    pairs = max(1, games // 2)
+    ab = tavli.simulate(variant, pairs, (a, b), seed=seed, threads=threads, **options)
+    ba = tavli.simulate(variant, pairs, (b, a), seed=seed, threads=threads, **options)
+    return summarize(_signed_points(ab, 0), _signed_points(ba, 1), ab["winner"] == 0, ba["winner"] == 1,
+                     ab["winner"] >= 0, ba["winner"] >= 0)
+
+
+def line(game: str, pairing: str, r: dict, seconds: float) -> str:
+    extra = f"  ({r['undecided']} undecided)" if r["undecided"] else ""
+    return (f"{game:<11} {pairing:<24} {r['games']:>6} {100 * r['win']:6.1f}% ±{100 * r['win_ci']:4.1f}"
+            f"  {100 * r['points']:6.1f}% ±{100 * r['points_ci']:4.1f}  {r['ppg']:+7.3f} ±{r['ppg_ci']:.3f}"
+            f"  {seconds:6.1f}s{extra}")
+
+
+HEADER = (f"{'game':<11} {'pairing (A v B)':<24} {'games':>6} {'A wins':>13}  {'A points':>13}  "
+          f"{'A ppg':>14}  time")
+
+
+def run_nets(args: argparse.Namespace) -> None:
+    print(HEADER)
+    for v in args.variants:
+        net = tavli.nn.shipped(v)
+        if net is None:
+            print(f"{v:<11} no shipped net")
+            continue
+        opts = {"checkers": 3} if v == "hypergammon" else {}
+        t0 = time.perf_counter()
+        r = mirrored(v, net, "heuristic", args.games, args.seed, args.threads, **opts)
+        print(line(v, "net 0-ply v heuristic", r, time.perf_counter() - t0), flush=True)
+        if args.deep_games:
+            t0 = time.perf_counter()
+            deep = {"search": 2, "evaluator": net}
+            r = mirrored(v, deep, net, args.deep_games, args.seed, args.threads, **opts)
+            print(line(v, "net 2-ply v net 0-ply", r, time.perf_counter() - t0), flush=True)
+
+
+def run_heuristic(args: argparse.Namespace) -> None:
+    print(HEADER)
+    for v in args.variants:
+        opts = {"checkers": 3} if v == "hypergammon" else {}
+        for a, b, n in (("heuristic", "random", args.games), ("heuristic:1", "heuristic", args.deep_games)):
+            t0 = time.perf_counter()
+            r = mirrored(v, a, b, n, args.seed, args.threads, **opts)
+            print(line(v, f"{a} v {b}", r, time.perf_counter() - t0), flush=True)
+
+
+# --- against GNU Backgammon ---------------------------------------------------------------------
+
+def _gnubg_board(row) -> list[list[int]]:
+    """gnubg's board [[opponent], [side on roll]], each side's index i = its point i + 1 = 23 - r,
+    index 24 its bar (tests/test_gnubg_backgammon.py checks this conversion)."""
+    r = [int(x) for x in row]
+    return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
+
+
+def gnubg_game(gnubg: Any, net: tavli.nn.Net, net_seat: int, dice: Sequence[tuple[int, int]]) -> int:
+    """One cubeless backgammon game, the net in `net_seat` (0 moves first), both at 0-ply, the
+    rolls taken in order from `dice` (the first one is the opening roll, non-double). Returns the
+    net's signed points."""
+    board = tavli.Board("backgammon")
+    for turn, (d1, d2) in enumerate(dice):
+        if board.is_game_over():
+            break
+        plays = board.legal_plays((d1, d2))
+        if turn % 2 == net_seat:
+            play = board.analyze((d1, d2), plies=0, evaluator=net).best.play if len(plays) > 1 else plays[0]
+        elif len(plays) == 1:
+            play = plays[0]
+        else:
+            _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, b=1)
+            play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.copy().play(p).to_array())) == key),
+                        None)
+            if play is None:
+                raise RuntimeError(f"gnubg's play {key} is not among tavli's plays (position {board.id()})")
+        board.push(play)
+    outcome = board.outcome()
+    if outcome is None:
+        raise RuntimeError("a backgammon game outlasted its dice")
+    # Who won: seat 0 moved on even turns; outcome.winner is relative to the board's colours.
+    net_colour = net_seat  # seat 0 plays White
+    return outcome.points if outcome.winner == net_colour else -outcome.points
+
+
+def run_gnubg(args: argparse.Namespace) -> None:
+    import gnubg_nn as gnubg
+
+    net = tavli.nn.shipped("backgammon")
+    if net is None:
+        raise SystemExit("no shipped backgammon net")
+    pairs = max(1, args.games // 2)
+    first, second = np.zeros(pairs, np.int64), np.zeros(pairs, np.int64)
+    t0 = time.perf_counter()
+    for k in range(pairs):
+        rng = np.random.default_rng([args.seed, k])
+        opening = rng.integers(1, 7, size=2)
+        while opening[0] == opening[1]:
+            opening = rng.integers(1, 7, size=2)
+        dice = [(int(opening[0]), int(opening[1]))] + [tuple(int(x) for x in rng.integers(1, 7, size=2))
+                                                       for _ in range(600)]
+        first[k] = gnubg_game(gnubg, net, 0, dice)
+        second[k] = gnubg_game(gnubg, net, 1, dice)
+        if args.progress and (k + 1) % 100 == 0:
+            print(f"  {2 * (k + 1)} games, net ppg so far {(first[:k + 1] + second[:k + 1]).mean() / 2:+.3f}", flush=True)
+    r = summarize(first, second, first > 0, second > 0, first != 0, second != 0)
+    print(HEADER)
+    print(line("backgammon", "net 0-ply v gnubg 0-ply", r, time.perf_counter() - t0))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=1000, help="games per game for 0-ply vs random")
-    ap.add_argument("--deep-games", type=int, default=300, help="games per game for 1-ply vs 0-ply")
+    ap.add_argument("suite", choices=("nets", "gnubg", "heuristic"))
+    ap.add_argument("--games", type=int, default=2000, help="games per pairing at 0-ply (even: mirrored pairs)")
+    ap.add_argument("--deep-games", type=int, default=200, help="games per pairing with a search player")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variants", nargs="*", default=GAMES)
-    args = ap.parse_args()
-    print(f"{'game':<11} {'pairing':<18} {'games':>6} {'win rate':>9} {'95% CI':>15} {'points/game':>12}  time")
-    for v in args.variants:
-        for a, b, n in (("greedy", "random", args.games), ("search:1", "greedy", args.deep_games)):
-            t0 = time.perf_counter()
-            r = match_up(v, a, b, n, args.seed, args.threads)
-            dt = time.perf_counter() - t0
-            lo, hi = r["p"] - r["ci"], r["p"] + r["ci"]
-            note = f"  ({r['unfinished']} unfinished)" if r["unfinished"] else ""
-            print(f"{v:<11} {a + ' v ' + b:<18} {n:>6} {r['p']:>9.3f} [{lo:.3f}, {hi:.3f}] {r['ppg']:>12.3f}  {dt:5.1f}s{note}")
+    ap.add_argument("--progress", action="store_true")
+    args = ap.parse_args(argv)
+    {"nets": run_nets, "gnubg": run_gnubg, "heuristic": run_heuristic}[args.suite](args)
 
 
 if __name__ == "__main__":

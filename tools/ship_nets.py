@@ -1,0 +1,74 @@
+"""Put trained nets into the package: copies each weight file to python/tavli/nets/<family>.tnet
+and records it in python/tavli/nets/manifest.json with the variants it serves and how it was
+trained (read from the file's metadata, which `python -m tavli.train` writes).
+
+    python tools/ship_nets.py fevga.tnet:fevga,moultezim --minutes fevga=25 ...
+
+A net serves only the variants listed after its path: those where bench/strength.py measured it
+stronger than the heuristic. `--minutes family=N` records the training's wall time."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import shlex
+import shutil
+
+import tavli
+from tavli.train import read_metadata
+
+NETS = pathlib.Path(__file__).resolve().parents[1] / "python" / "tavli" / "nets"
+
+
+def reproduce(command: str, games: int, path: str, out: str) -> str:
+    """The training command with the games actually played (a run stopped early by Ctrl-C
+    checkpoints at a game boundary: the same command with --games N gives the same weights)."""
+    words = shlex.split(command)
+    for i, w in enumerate(words[:-1]):
+        if w == "--games":
+            words[i + 1] = str(games)
+        if w == "--out" and words[i + 1] == path:
+            words[i + 1] = out
+    return shlex.join(words)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("nets", nargs="+", metavar="PATH:VARIANT,...")
+    ap.add_argument("--minutes", action="append", default=[], metavar="FAMILY=N")
+    args = ap.parse_args()
+    minutes = {k: float(v) for k, v in (m.split("=", 1) for m in args.minutes)}
+    NETS.mkdir(exist_ok=True)
+    manifest_path = NETS / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    for spec in args.nets:
+        path, _, variants = spec.rpartition(":")
+        net = tavli.nn.Net.load(path)
+        meta = read_metadata(net, path)
+        served = [v for v in variants.split(",") if v]
+        for v in served:
+            if tavli.nn.family(v) != net.family:
+                raise SystemExit(f"{path}: a {net.family} net cannot serve {v}")
+        target = NETS / f"{net.family}.tnet"
+        shutil.copyfile(path, target)
+        manifest[net.family] = {
+            "file": target.name,
+            "variants": served,
+            "trained_on": meta["variant"],
+            "options": meta["options"],
+            "encoding": net.encoding,
+            "layers": [net.inputs, net.hidden, net.outputs],
+            "games": meta["games"],
+            "seed": meta["seed"],
+            "alpha": meta["alpha"],
+            "lambda": meta["lambda"],
+            "command": reproduce(meta["command"], meta["games"], path, f"{net.family}.tnet"),
+            "minutes": minutes.get(net.family),
+        }
+        print(f"{target}: {net.family} {net.inputs}-{net.hidden}-5 {net.encoding}, {meta['games']} games, serves {served}")
+    manifest_path.write_text(json.dumps(dict(sorted(manifest.items())), indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
