@@ -359,6 +359,44 @@ def test_other_sides_view_is_the_encoding_of_the_flipped_position(variant):
         assert np.array_equal(observer(row, flip=True)[: f - 2], tavli.encode(other[None], variant)[0][: f - 2])
 
 
+# --- starting positions and games that cannot end ---------------------------------------------------
+def test_reset_from_a_position():
+    board = tavli.Board("backgammon")
+    board.push(board.parse_play("13/7 8/7", (6, 1)))  # Black to move
+    env = envs.TavliEnv("backgammon", agent_color=1, opponent="random")
+    obs, info = env.reset(seed=3, options={"position": board.id()})
+    turn = env.game.turn
+    assert env.game.board.id() == board.id() and env.game.board.turn == 1
+    f = env.game.observe.encoding_size
+    assert np.array_equal(obs[: f + 21], tavli.encode(board.to_array()[None], "backgammon", dice=[turn.dice])[0])
+    assert info["plays"] == [str(p) for p in board.legal_plays(turn.dice)]
+    with pytest.raises(ValueError, match="position: a game of fevga"):
+        env.reset(options={"position": tavli.Board("fevga").id()})
+    with pytest.raises(ValueError, match="reset options"):
+        env.reset(options={"start": board.id()})
+
+
+def test_a_game_nobody_can_finish_is_truncated():
+    # Plakoto without the mother rule: each side's start checker is pinned under the other's
+    # checkers on its last point, so nobody may bear off (RULES.md §5.6) and once both have played
+    # their 1s (22 -> 23) nobody can move: README's "that game cannot end".
+    from helpers import make_board
+
+    board = make_board("plakoto", {0: 1, 22: 1, 23: 13}, {0: 1, 22: 1, 23: 13}, pinned=([0], [0]), mother="off")
+    env = envs.TavliEnv("plakoto", mother="off", opponent="random")
+    obs, info = env.reset(seed=0, options={"position": board.id()})
+    done = truncated = False
+    while not (done or truncated):
+        obs, reward, done, truncated, info = env.step(masked_choice(np.random.default_rng(0), info["action_mask"]))
+    assert truncated and not done and reward == 0.0 and env.game.stuck and env.game.board.outcome() is None
+    aec = envs.raw_aec_env("plakoto", mother="off")
+    aec.reset(seed=0, options={"position": board.id()})
+    for agent in aec.agent_iter():
+        obs, reward, term, trunc, info = aec.last()
+        aec.step(None if term or trunc else masked_choice(np.random.default_rng(0), obs["action_mask"]))
+    assert aec.game.stuck and not aec.agents
+
+
 # --- bad input -----------------------------------------------------------------------------------
 def test_illegal_actions_raise_or_cost_the_penalty():
     env = envs.TavliEnv("fevga", illegal_action="raise")

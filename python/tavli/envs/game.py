@@ -15,6 +15,9 @@ from .observation import Observer
 from .turn import Turn
 
 
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]  # the 21 rolls
+
+
 def roll(np_random: np.random.Generator) -> tuple[int, int]:
     d1, d2 = np_random.integers(1, 7, size=2)
     return int(d1), int(d2)
@@ -41,17 +44,38 @@ class Game:
         self.observe = Observer(self.variant, self.options, start.to_array())
         self.board = start
         self.turn: Turn | None = None
+        self.stuck = False  # neither side can ever move again, and the rules do not end the game
 
-    def start(self, np_random: np.random.Generator) -> None:
+    def start(self, np_random: np.random.Generator, position: Any = None) -> None:
         """A new game from the game's opening (RULES.md §8 D-OPENING, as tavli.Match plays it):
         one die each until they differ; the higher starts, with those two dice where the game
-        says so (Backgammon and kin), else with a new roll."""
+        says so (Backgammon and kin), else with a new roll. Or from `position` (a position ID or
+        a tavli.Board of this game, its side to move rolling first)."""
+        self.stuck = False
+        if position is not None:
+            self.board = self._start_board(position)
+            self.turn = Turn(self.board, roll(np_random))
+            return
         match = Match(self.variant, target=1, options={self.variant: self.options})
         while not match.roll_opening(*roll(np_random)):
             pass
         self.board = match.board
         dice = match.forced_dice or roll(np_random)
         self.turn = Turn(self.board, dice)
+
+    def _start_board(self, position: Any) -> Board:
+        if isinstance(position, str):
+            board = Board.from_id(position)
+        elif isinstance(position, _core.Board):
+            board = Board._from_core(position)
+        else:
+            raise ValueError(f"position: expected a position ID or a tavli.Board, got {type(position).__name__}")
+        if board.variant != self.variant or board.options != self.options:
+            raise ValueError(f"position: a game of {board.variant} {board.options}, not of this environment's "
+                             f"{self.variant} {self.options}")
+        if board.is_game_over():
+            raise ValueError(f"position: the game is over there ({board.outcome()})")
+        return board
 
     def finish_turn(self, np_random: np.random.Generator) -> None:
         """Pushes the completed turn's play; then the other side rolls (no turn once it is over)."""
@@ -67,9 +91,25 @@ class Game:
         self._next_turn(np_random)
 
     def pass_while_no_play(self, np_random: np.random.Generator) -> None:
-        """A roll without a legal play passes by itself (RULES.md §1.4)."""
+        """A roll without a legal play passes by itself (RULES.md §1.4). After two passes in a row
+        it checks whether either side can ever move again: where the rules leave such a position
+        undecided (Plakoto with mother="off") the game is `stuck` instead of passing for ever."""
+        passes = 0
         while self.turn is not None and self.turn.is_pass:
             self.finish_turn(np_random)
+            passes += 1
+            if passes >= 2 and self.turn is not None and self._nobody_can_move():
+                self.stuck, self.turn = True, None
+
+    def _nobody_can_move(self) -> bool:
+        def no_roll_plays(board: Board) -> bool:
+            return all(not board.legal_plays(r)[0].steps for r in ROLLS)
+
+        board = self.board.copy()
+        if not no_roll_plays(board):
+            return False
+        board.push(board.legal_plays(ROLLS[0])[0])  # its pass: the other side to move
+        return board.is_game_over() or no_roll_plays(board)
 
     def _next_turn(self, np_random: np.random.Generator) -> None:
         self.turn = None if self.board.is_game_over() else Turn(self.board, roll(np_random))

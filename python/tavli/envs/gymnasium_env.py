@@ -69,13 +69,15 @@ class TavliEnv(gymnasium.Env):
             game.pass_while_no_play(self.np_random)
 
     def _result(self, reward: float) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        c = self.agent_color
-        return self.game.observation(c), reward, self._over, False, self.game.info(c)
+        c, stuck = self.agent_color, self.game.stuck
+        return self.game.observation(c), reward, self._over and not stuck, stuck, self.game.info(c)
 
     # --- gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """A new game; ``options={"position": ID or tavli.Board}`` starts from that position of
+        this game (its side to move rolls first) instead of the opening."""
         super().reset(seed=seed)
-        self.game.start(self.np_random)
+        self.game.start(self.np_random, _start_position(options))
         self._play_until_agent()
         self._over = self.game.turn is None
         obs, _, _, _, info = self._result(0.0)
@@ -89,9 +91,9 @@ class TavliEnv(gymnasium.Env):
         action_step(action)  # an index 0..149, else ValueError
         turn = self.game.turn
         if self.illegal_action == "penalize" and not turn.mask()[int(action)]:
-            obs, _, _, _, info = self._result(-self.illegal_penalty)
+            obs, reward, terminated, truncated, info = self._result(-self.illegal_penalty)
             info["illegal_action"] = describe(action)
-            return obs, -self.illegal_penalty, False, False, info
+            return obs, reward, terminated, truncated, info
         turn.step(action)  # raises tavli.IllegalMove for a step the mask does not allow
         if turn.done:
             self.game.finish_turn(self.np_random)
@@ -116,3 +118,12 @@ class TavliEnv(gymnasium.Env):
         print(text)
         return None
 
+
+
+def _start_position(options: Any) -> Any:
+    """The "position" of reset's options (None: the opening); no other option is known."""
+    if options is None:
+        return None
+    if not isinstance(options, dict) or set(options) - {"position"}:
+        raise ValueError(f"reset options: only {{'position': ID or tavli.Board}} is known, got {options!r}")
+    return options.get("position")

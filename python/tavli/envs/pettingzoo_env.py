@@ -66,9 +66,11 @@ class TavliAECEnv(AECEnv):
         return {"observation": self.game.observation(color), "action_mask": self.game.mask(color)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``options={"position": ID or tavli.Board}`` starts from that position."""
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.game.start(self.np_random)
+        position = options.get("position") if isinstance(options, dict) else None
+        self.game.start(self.np_random, position)
         self.game.pass_while_no_play(self.np_random)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
@@ -106,7 +108,8 @@ class TavliAECEnv(AECEnv):
         if game.turn is None:
             for color, a in enumerate(AGENTS):
                 self.rewards[a] = game.points_for(color)
-                self.terminations[a] = True
+                self.terminations[a] = not game.stuck
+                self.truncations[a] = game.stuck
         self.agent_selection = AGENTS[game.board.turn]
         self.infos = {a: game.info(color) for color, a in enumerate(AGENTS)}
 
