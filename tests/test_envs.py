@@ -436,6 +436,7 @@ def test_step_after_the_end_needs_a_reset():
         ({"variant": "fevga", "runner_threshold": 7}, "runner_threshold"),
         ({"variant": "fevga", "oponent": "random"}, "oponent"),
         ({"variant": "fevga", "opponent": "smart"}, "opponent"),
+        ({"variant": "fevga", "opponent": np.zeros(3)}, "opponent"),
         ({"variant": "fevga", "agent_color": 2}, "agent_color"),
         ({"variant": "fevga", "illegal_action": "ignore"}, "illegal_action"),
         ({"variant": "fevga", "illegal_penalty": -1}, "illegal_penalty"),

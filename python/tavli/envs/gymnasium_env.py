@@ -119,7 +119,6 @@ class TavliEnv(gymnasium.Env):
         return None
 
 
-
 def _start_position(options: Any) -> Any:
     """The "position" of reset's options (None: the opening); no other option is known."""
     if options is None:

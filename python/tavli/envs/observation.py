@@ -17,6 +17,8 @@ During a turn the position is the one after the steps taken so far (hits and pin
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from ..batch import encode
@@ -38,7 +40,7 @@ class Observer:
         *,
         flip: bool = False,
         dice: tuple[int, int] | None = None,
-        dice_used: list[int] = (),
+        dice_used: Sequence[int] = (),
         steps_left: int = 0,
     ) -> np.ndarray:
         """The observation of `row` (seen from its side to move, or from the other side when

@@ -20,9 +20,9 @@ def greedy(board: Board, dice: tuple[int, int]) -> _core.Play:
 def make_opponent(opponent: Any, np_random: Callable[[], np.random.Generator]) -> Opponent:
     """"random" (uniform over the legal plays, drawn from the environment's generator), "greedy",
     or a callable (board, dice) -> Play that gets a copy of the board."""
-    if opponent == "greedy":
+    if isinstance(opponent, str) and opponent == "greedy":
         return greedy
-    if opponent == "random":
+    if isinstance(opponent, str) and opponent == "random":
         def random_play(board: Board, dice: tuple[int, int]) -> _core.Play:
             plays = board.legal_plays(dice)
             return plays[int(np_random().integers(len(plays)))]
