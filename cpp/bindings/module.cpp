@@ -341,6 +341,15 @@ PYBIND11_MODULE(_core, m) {
         const std::vector<Step> s = steps_from(steps);
         return play_to_py(g.find_play(s.data(), static_cast<int>(s.size()), dice), dice);
       })
+      .def("_after_steps", [](const Game& g, const std::vector<std::pair<int, int>>& steps, int d1, int d2) {
+        // The position part way through a play (the same side still to move): the engine's own
+        // step application, checking only that each step moves a checker by a die of the roll.
+        const Dice dice = to_dice(d1, d2);
+        const std::vector<Step> s = steps_from(steps);
+        py::array_t<std::uint8_t> a(static_cast<py::ssize_t>(kRowBytes));
+        apply_steps(g.position(), s.data(), static_cast<int>(s.size()), dice, g.rules()).to_row(a.mutable_data(), g.turn());
+        return a;
+      })
       .def("_parse_play", [](const Game& g, const std::string& text, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
         return play_to_py(play_from_text(g, dice, text), dice);

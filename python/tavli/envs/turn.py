@@ -20,7 +20,7 @@ import numpy as np
 from .. import _core
 from ..board import Board
 from .actions import BAR, NUM_ACTIONS, OFF, action_index, action_step, describe, step_target
-from .rows import apply_step, flipped, same_checkers
+from .rows import flipped, same_checkers
 
 
 def _die_fits(source: int, to: int, die: int) -> bool:
@@ -55,7 +55,6 @@ class Turn:
         self.steps: list[tuple[int, int]] = []  # (from, to) taken so far
         self.dice_used: list[int] = []
         self.row = board.to_array().copy()  # the position after the steps so far
-        self._contact, self._movement = board._contact, board._movement
         # (play index, the play's steps not yet taken) for every play the steps so far belong to
         self._open = [(i, list(p.steps)) for i, p in enumerate(self.plays)]
         self._mask: np.ndarray | None = None
@@ -123,7 +122,7 @@ class Turn:
         self._open, self.dice_left = still, dice_left
         self.steps.append((source, to))
         self.dice_used.append(die)
-        apply_step(self.row, source, to, self._contact, self._movement)
+        self.row = self.board._after_steps(self.steps, *self.dice)  # the engine moves the checkers
         self._mask = None
 
     def play(self) -> _core.Play:
