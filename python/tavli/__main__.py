@@ -73,6 +73,29 @@ def cmd_plays(args: argparse.Namespace) -> int:
     return 0
 
 
+def _evaluator(name: str, variant: str):
+    """--evaluator: "nets" (the default: the game's shipped net), "heuristic", or a weight file."""
+    if name in ("nets", "heuristic"):
+        return None if name == "nets" else name
+    from .nn import Net
+
+    return Net.load(name)
+
+
+def _describe_evaluator(evaluator, variant: str) -> str:
+    from .nn import Net, shipped, shipped_manifest
+
+    if isinstance(evaluator, Net):
+        return f"net {evaluator.family} {evaluator.inputs}-{evaluator.hidden}-5 ({evaluator.encoding})"
+    if evaluator == "heuristic":
+        return "heuristic"
+    entry = shipped_manifest().get(shipped(variant).family) if shipped(variant) is not None else None
+    if entry is None or variant not in entry["variants"]:
+        return "heuristic (no shipped net serves this game)"
+    layers = "-".join(map(str, entry["layers"]))
+    return f"shipped {entry['trained_on']} net {layers} ({entry['encoding']}, {entry['games']:,} self-play games)"
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
     if args.position:
         if args.id:
@@ -84,13 +107,16 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if board.is_game_over():
         print(f"the game is over: {board.outcome()}")
         return 0
-    ev = board.evaluate(plies=min(args.plies, 2))
+    evaluator = _evaluator(args.evaluator, board.variant)
+    ev = board.evaluate(plies=min(args.plies, 2), evaluator=evaluator)
     p = ev.probabilities
+    print(f"evaluator: {_describe_evaluator(evaluator, board.variant)}")
     print(f"before the roll ({ev.plies}-ply): equity {ev.equity:+.3f}  win {p.win:.3f}  "
           f"win2 {p.win_double:.3f}  lose2 {p.lose_double:.3f}")
     for dice in _rolls(args.dice or "6-5"):
         t0 = time.perf_counter()
-        a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit)
+        a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
+                          evaluator=evaluator)
         dt = time.perf_counter() - t0
         print(f"\n{dice[0]}-{dice[1]}: {len(a)} legal play{'s' if len(a) != 1 else ''}, {a.plies}-ply, "
               f"{a.nodes:,} evaluations, {dt * 1e3:.1f} ms{' (interrupted)' if a.interrupted else ''}")
@@ -214,12 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     p_an.add_argument("--time-limit", type=float, default=None, help="seconds; the deepest finished depth is shown")
     p_an.add_argument("--limit", type=int, default=10, help="plays shown (default 10)")
     p_an.add_argument("--all", action="store_true", help="show every play")
+    p_an.add_argument("--evaluator", default="nets",
+                      help="nets (default: the game's shipped net), heuristic, or a weight file (.tnet)")
     p_an.set_defaults(func=cmd_analyze)
 
     p_sim = sub.add_parser("simulate", help="self-play many games in C++ threads and summarise the results")
     p_sim.add_argument("--variant", default="fevga", help="game (default fevga)")
     p_sim.add_argument("--games", type=int, default=10000)
-    p_sim.add_argument("--players", default="greedy,random", help="white,black: random, greedy, search:N")
+    p_sim.add_argument("--players", default="greedy,random", help="white,black: random, greedy (the game's net), heuristic, search:N, heuristic:N")
     p_sim.add_argument("--threads", type=int, default=1)
     p_sim.add_argument("--seed", type=int, default=0)
     p_sim.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
