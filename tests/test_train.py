@@ -243,3 +243,46 @@ def test_cli_trains_checkpoints_and_resumes_exactly(tmp_path, capsys):
     assert tt.main(["--variant", "nosuch", "--games", "10", "--out", str(tmp_path / "c.tnet")]) == 2
     assert tt.main(["--variant", "fevga", "--games", "-1", "--out", str(tmp_path / "c.tnet")]) == 2
     assert tt.main(["--variant", "fevga", "--games", "1", "--alpha", "0", "--out", str(tmp_path / "c.tnet")]) == 2
+
+
+# --- the learning-rate schedule ----------------------------------------------------------------------
+
+def test_alpha_steps_equal_changing_alpha_by_hand(tmp_path):
+    """A schedule is the same as training to each step with the old rate, then resuming the same
+    run (same game counter: the same games) with the new rate."""
+    net = nn.Net("backgammon", 16, seed=3)
+    t = tt.TdTrainer(net, "hypergammon", seed=3, alpha=0.1, alpha_steps=[(120, 0.02), (200, 0.3)], **H2)
+    t.train(70)
+    t.train(190)  # a call may span steps
+    assert t.games == 260 and t.alpha == 0.3 and t.alpha_at(119) == 0.1 and t.alpha_at(120) == 0.02
+
+    by_hand = nn.Net("backgammon", 16, seed=3)
+    done = 0
+    for until, alpha in ((120, 0.1), (200, 0.02), (260, 0.3)):
+        h = tt.TdTrainer(by_hand, "hypergammon", seed=3, alpha=alpha, games_done=done, **H2)
+        h.train(until - done)
+        done = until
+    assert same_weights(net, by_hand)
+    assert not same_weights(net, trained("hypergammon", 260, alpha=0.1, **H2))
+
+    path = tmp_path / "s.tnet"
+    t.save(path)
+    assert json.loads(nn.Net.load(path).metadata)["alpha_steps"] == [[120, 0.02], [200, 0.3]]
+    assert tt.TdTrainer.resume(path).alpha_steps == [(120, 0.02), (200, 0.3)]
+
+
+def test_cli_resume_may_add_later_alpha_steps_only(tmp_path):
+    base = ["--variant", "hypergammon", "--option", "checkers=2", "--hidden", "12", "--alpha", "0.1",
+            "--seed", "5", "--checkpoint-every", "0"]
+    full, part = tmp_path / "full.tnet", tmp_path / "part.tnet"
+    assert tt.main(base + ["--games", "200", "--alpha-step", "150:0.03", "--out", str(full)]) == 0
+    assert tt.main(base + ["--games", "100", "--out", str(part)]) == 0
+    # A step at or after the checkpoint's game 100: the same as the uninterrupted run above.
+    assert tt.main(["--resume", str(part), "--games", "200", "--alpha-step", "150:0.03", "--out", str(part)]) == 0
+    assert same_weights(nn.Net.load(full), nn.Net.load(part))
+    # A step inside the games already played would rewrite history: refused.
+    assert tt.main(["--resume", str(part), "--games", "300", "--alpha-step", "50:0.2", "--out", str(part)]) == 2
+    for bad in ("x:0.1", "0:0.1", "10:-1", "10"):
+        assert tt.main(base + ["--games", "10", "--alpha-step", bad, "--out", str(tmp_path / "bad.tnet")]) == 2
+    assert tt.main(base + ["--games", "10", "--alpha-step", "20:0.1", "--alpha-step", "10:0.1",
+                           "--out", str(tmp_path / "bad.tnet")]) == 2

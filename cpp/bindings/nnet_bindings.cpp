@@ -224,7 +224,7 @@ void bind_nnet(py::module_& m) {
         return d;
       }, py::arg("games"), "Plays and learns from the next `games` games; returns {games, plies, unfinished}.")
       .def_property_readonly("games", &TdTrainer::games, "Games played so far (the next game's index).")
-      .def_property_readonly("alpha", [](const TdTrainer& t) { return t.options().alpha; })
+      .def_property("alpha", [](const TdTrainer& t) { return t.options().alpha; }, &TdTrainer::set_alpha)
       .def_property_readonly("lambda_", [](const TdTrainer& t) { return t.options().lambda; })
       .def_property_readonly("epsilon", [](const TdTrainer& t) { return t.options().epsilon; })
       .def_property_readonly("seed", [](const TdTrainer& t) { return t.options().seed; })

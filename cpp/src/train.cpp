@@ -117,6 +117,11 @@ void check_net(const NeuralNet& net, const Rules& rules) {
 
 }  // namespace
 
+void TdTrainer::set_alpha(double alpha) {
+  if (!(alpha > 0) || !std::isfinite(alpha)) throw std::invalid_argument("alpha must be a finite number > 0");
+  opt_.alpha = alpha;
+}
+
 TdTrainer::TdTrainer(std::shared_ptr<NeuralNet> net, const Rules& rules, const TdOptions& opt, std::int64_t games_done)
     : net_(std::move(net)), rules_(rules), opt_(opt), games_(games_done) {
   if (!net_) throw std::invalid_argument("TdTrainer: no net");

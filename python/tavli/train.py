@@ -55,7 +55,10 @@ def _real(name: str, value: Any) -> float:
 class TdTrainer:
     """TD(lambda) self-play on `net` (a tavli.nn.Net, updated in place) for one variant.
 
-    Game g of the run (g = games_done, games_done + 1, ...) is seeded by (seed, g)."""
+    Game g of the run (g = games_done, games_done + 1, ...) is seeded by (seed, g). The learning
+    rate is `alpha` until the first of `alpha_steps` ((from_game, alpha) pairs, increasing games),
+    then each step's from its game on: a function of the game index, so a resumed run follows the
+    same schedule."""
 
     def __init__(
         self,
@@ -68,6 +71,7 @@ class TdTrainer:
         seed: int = 1,
         max_plies: int = 10_000,
         games_done: int = 0,
+        alpha_steps: Sequence[Sequence[float]] = (),
         **options: Any,
     ) -> None:
         if not isinstance(net, Net):
@@ -81,9 +85,12 @@ class TdTrainer:
             net._net, variant, to_pairs(self.options), _real("alpha", alpha), _real("lambda", lambda_),
             _real("epsilon", epsilon), _int("seed", seed, 0, 2**64 - 1), _int("max_plies", max_plies, 1, 10**7),
             _int("games_done", games_done, 0, 2**62))
+        self.base_alpha = float(alpha)
+        self.alpha_steps = _alpha_steps(alpha_steps)
+        self._core.alpha = self.alpha_at(self.games)
 
     games = property(lambda self: self._core.games, doc="Games played so far (the next game's index).")
-    alpha = property(lambda self: self._core.alpha)
+    alpha = property(lambda self: self._core.alpha, doc="The learning rate of the next game.")
     lambda_ = property(lambda self: self._core.lambda_)
     epsilon = property(lambda self: self._core.epsilon)
     seed = property(lambda self: self._core.seed)
@@ -92,7 +99,27 @@ class TdTrainer:
     def train(self, games: int) -> dict[str, int]:
         """Plays and learns from the next `games` games in C++ (GIL released); returns {games,
         plies, unfinished}. Ctrl-C raises KeyboardInterrupt at a game boundary."""
-        return self._core.train(_int("games", games, 0, 2**62))
+        left = _int("games", games, 0, 2**62)
+        total = {"games": 0, "plies": 0, "unfinished": 0}
+        while True:  # one call per stretch of constant alpha
+            g = self.games
+            self._core.alpha = self.alpha_at(g)
+            later = [start for start, _ in self.alpha_steps if start > g]
+            n = min(left, later[0] - g) if later else left
+            st = self._core.train(n)
+            for k in total:
+                total[k] += st[k]
+            left -= n
+            if left == 0:
+                return total
+
+    def alpha_at(self, game: int) -> float:
+        """The learning rate of game `game` under the schedule."""
+        alpha = self.base_alpha
+        for start, a in self.alpha_steps:
+            if start <= game:
+                alpha = a
+        return alpha
 
     def metadata(self, **extra: Any) -> str:
         """The checkpoint's metadata: the settings and the game counter, as JSON."""
@@ -103,13 +130,15 @@ class TdTrainer:
             "options": {k: v for k, v in self.options.items()},
             "family": self.net.family,
             "hidden": self.net.hidden,
-            "alpha": self.alpha,
+            "alpha": self.base_alpha,
             "lambda": self.lambda_,
             "epsilon": self.epsilon,
             "seed": self.seed,
             "max_plies": self.max_plies,
             "games": self.games,
         }
+        if self.alpha_steps:
+            meta["alpha_steps"] = [list(step) for step in self.alpha_steps]
         meta.update(extra)
         return json.dumps(meta, sort_keys=True)
 
@@ -123,7 +152,25 @@ class TdTrainer:
         net = Net.load(path)
         meta = read_metadata(net, path)
         return cls(net, meta["variant"], alpha=meta["alpha"], lambda_=meta["lambda"], epsilon=meta["epsilon"],
-                   seed=meta["seed"], max_plies=meta["max_plies"], games_done=meta["games"], **meta["options"])
+                   seed=meta["seed"], max_plies=meta["max_plies"], games_done=meta["games"],
+                   alpha_steps=meta.get("alpha_steps", ()), **meta["options"])
+
+
+def _alpha_steps(steps: Any) -> list[tuple[int, float]]:
+    out: list[tuple[int, float]] = []
+    for step in steps:
+        try:
+            start, alpha = step
+        except (TypeError, ValueError):
+            raise ValueError(f"alpha_steps: expected (from_game, alpha) pairs, got {step!r}") from None
+        start = _int("alpha step game", start, 1, 2**62)
+        alpha = _real("alpha step alpha", alpha)
+        if not (alpha > 0 and math.isfinite(alpha)):
+            raise ValueError(f"alpha step alpha must be a finite number > 0, got {alpha}")
+        if out and start <= out[-1][0]:
+            raise ValueError("alpha_steps: games must increase")
+        out.append((start, alpha))
+    return out
 
 
 def read_metadata(net: Net, path: Any = "the net") -> dict[str, Any]:
@@ -191,6 +238,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--hidden", type=int, help="hidden units (default 80)")
     ap.add_argument("--encoding", help="the net's input encoding (default: the family's; 'expert' for backgammon's)")
     ap.add_argument("--alpha", type=float, help="learning rate (default 0.1)")
+    ap.add_argument("--alpha-step", action="append", default=[], metavar="GAME:ALPHA",
+                    help="from game GAME on, learn at ALPHA (repeatable, increasing games); a resumed run may "
+                         "add steps at or after its checkpoint's game")
     ap.add_argument("--lambda", dest="lambda_", type=float, metavar="LAMBDA", help="trace decay (default 0.7)")
     ap.add_argument("--epsilon", type=float, help="probability of a random play (default 0)")
     ap.add_argument("--seed", type=int, help="seed of the initial weights and of the games (default 1)")
@@ -207,6 +257,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 DEFAULTS = {"hidden": 80, "alpha": 0.1, "lambda_": 0.7, "epsilon": 0.0, "seed": 1, "max_plies": 10_000}
+
+
+def _parse_step(text: str) -> tuple[int, float]:
+    game, sep, alpha = text.partition(":")
+    try:
+        return int(game), float(alpha)
+    except ValueError:
+        raise ValueError(f"--alpha-step expects GAME:ALPHA, got {text!r}") from None
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -247,18 +305,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError("--chunk must be >= 1")
         if args.eval_every and (args.eval_games < 2 or args.eval_games % 2):
             raise ValueError("--eval-games must be even and >= 2 (mirrored pairs)")
+        steps = _alpha_steps(_parse_step(x) for x in args.alpha_step)
         if args.resume:
             trainer = TdTrainer.resume(args.resume)
             meta = read_metadata(trainer.net, args.resume)
             given = {"variant": args.variant, "hidden": args.hidden, "encoding": args.encoding, "alpha": args.alpha,
                      "lambda_": args.lambda_, "epsilon": args.epsilon, "seed": args.seed, "max_plies": args.max_plies}
             have = {"variant": trainer.variant, "hidden": trainer.net.hidden, "encoding": trainer.net.encoding,
-                    "alpha": trainer.alpha,
+                    "alpha": trainer.base_alpha,
                     "lambda_": trainer.lambda_, "epsilon": trainer.epsilon, "seed": trainer.seed,
                     "max_plies": trainer.max_plies}
             for k, v in given.items():
                 if v is not None and v != have[k]:
                     raise ValueError(f"--{k.rstrip('_').replace('_', '-')} {v} differs from the checkpoint's {have[k]}")
+            if args.alpha_step:
+                # Steps the checkpoint's games already followed must be unchanged; later ones are free
+                # (the result is then that of an uninterrupted run with the new schedule).
+                played = trainer.games
+                if [x for x in steps if x[0] <= played] != [x for x in trainer.alpha_steps if x[0] <= played]:
+                    raise ValueError(f"--alpha-step: the steps before game {played} differ from the checkpoint's "
+                                     f"{trainer.alpha_steps}")
+                trainer.alpha_steps = steps
             if args.option and options != {k: str(v) for k, v in meta["options"].items()}:
                 raise ValueError(f"--option {options} differs from the checkpoint's {meta['options']}")
             _log(f"resuming {args.resume} at game {trainer.games}")
@@ -269,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
                       encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],
-                                seed=s["seed"], max_plies=s["max_plies"], **options)
+                                seed=s["seed"], max_plies=s["max_plies"], alpha_steps=steps, **options)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -280,15 +347,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     def save() -> None:
         trainer.save(args.out, command=command)
 
+    schedule = "".join(f", from game {g} {a:g}" for g, a in trainer.alpha_steps)
     _log(f"training {trainer.variant} {trainer.options or ''} net {net.family}/{net.encoding} "
-         f"{net.inputs}-{net.hidden}-5, alpha {trainer.alpha}, lambda {trainer.lambda_}, epsilon {trainer.epsilon}, "
-         f"seed {trainer.seed}: games {trainer.games} -> {args.games}")
+         f"{net.inputs}-{net.hidden}-5, alpha {trainer.base_alpha:g}{schedule}, lambda {trainer.lambda_}, "
+         f"epsilon {trainer.epsilon}, seed {trainer.seed}: games {trainer.games} -> {args.games}")
 
     def next_boundary(g: int) -> int:
         b = min(args.games, g + args.chunk)
         for every in (args.checkpoint_every, args.eval_every):
             if every:
                 b = min(b, (g // every + 1) * every)
+        for start, _ in trainer.alpha_steps:  # a log line where the rate changes
+            if g < start < b:
+                b = start
         return b
 
     t_start, g_start = time.perf_counter(), trainer.games
@@ -299,7 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             t0, g0 = time.perf_counter(), trainer.games
             st = trainer.train(next_boundary(g0) - g0)
             g, dt = trainer.games, time.perf_counter() - t0
-            line = f"games {g:>9}  {st['games'] / dt if dt > 0 else 0:7.1f} games/s  {st['plies'] / max(1, st['games']):5.1f} plies/game"
+            line = (f"games {g:>9}  {st['games'] / dt if dt > 0 else 0:7.1f} games/s  "
+                    f"{st['plies'] / max(1, st['games']):5.1f} plies/game  alpha {trainer.alpha_at(g0):g}")
             if st["unfinished"]:
                 line += f"  unfinished {st['unfinished']}"
             if args.eval_every and g % args.eval_every == 0:

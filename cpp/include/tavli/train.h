@@ -96,6 +96,10 @@ class TdTrainer {
   // step; exposed for tests.
   void td_step(const float* x, const float* target, bool fresh, float* before = nullptr);
 
+  // A new learning rate for the games to come (a schedule: tavli.train's alpha steps change it at
+  // game boundaries, so a run stays reproducible). Throws like the constructor.
+  void set_alpha(double alpha);
+
   std::int64_t games() const { return games_; }
   const TdOptions& options() const { return opt_; }
   const Rules& rules() const { return rules_; }
