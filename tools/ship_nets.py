@@ -21,16 +21,24 @@ from tavli.train import read_metadata
 NETS = pathlib.Path(__file__).resolve().parents[1] / "python" / "tavli" / "nets"
 
 
-def reproduce(command: str, games: int, path: str, out: str) -> str:
-    """The training command with the games actually played (a run stopped early by Ctrl-C
-    checkpoints at a game boundary: the same command with --games N gives the same weights)."""
-    words = shlex.split(command)
-    for i, w in enumerate(words[:-1]):
-        if w == "--games":
-            words[i + 1] = str(games)
-        if w == "--out" and words[i + 1] == path:
-            words[i + 1] = out
-    return shlex.join(words)
+def reproduce(meta: dict, net: tavli.nn.Net, out: str) -> str:
+    """The command that trains this net from scratch: rebuilt from the settings the trainer
+    recorded (a run resumed from checkpoints, or stopped early at a game boundary, gives the same
+    weights as this single uninterrupted run)."""
+    words = ["python", "-m", "tavli.train", "--variant", meta["variant"]]
+    for k, v in meta["options"].items():
+        words += ["--option", f"{k}={v}"]
+    if net.encoding != tavli.nn.Net(net.family, 1).encoding:
+        words += ["--encoding", net.encoding]
+    words += ["--games", str(meta["games"]), "--hidden", str(net.hidden), "--alpha", repr(meta["alpha"])]
+    for game, alpha in meta.get("alpha_steps", []):
+        words += ["--alpha-step", f"{game}:{alpha!r}"]
+    words += ["--lambda", repr(meta["lambda"]), "--seed", str(meta["seed"])]
+    if meta["epsilon"]:
+        words += ["--epsilon", repr(meta["epsilon"])]
+    if meta["max_plies"] != 10_000:
+        words += ["--max-plies", str(meta["max_plies"])]
+    return shlex.join(words + ["--out", out])
 
 
 def main() -> None:
@@ -63,7 +71,8 @@ def main() -> None:
             "seed": meta["seed"],
             "alpha": meta["alpha"],
             "lambda": meta["lambda"],
-            "command": reproduce(meta["command"], meta["games"], path, f"{net.family}.tnet"),
+            "alpha_steps": meta.get("alpha_steps", []),
+            "command": reproduce(meta, net, f"{net.family}.tnet"),
             "minutes": minutes.get(net.family),
         }
         print(f"{target}: {net.family} {net.inputs}-{net.hidden}-5 {net.encoding}, {meta['games']} games, serves {served}")
