@@ -179,7 +179,6 @@ RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks) {
 }
 
 RolloutResult rollout(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt) {
-  check_options(pos, rules, opt);
   return combine_rollout(rollout_blocks(pos, rules, ev, opt, 0, opt.trials));
 }
 
