@@ -148,6 +148,13 @@ def test_a_failing_progress_callback_cancels_the_run(cluster):
                 tavli.simulate("narde", 4, ("random", "random"), backend="ray"))
 
 
+def test_threads_beyond_the_largest_node_are_refused(cluster):
+    # Each task reserves `threads` CPUs: 3 on a 2-CPU cluster would wait forever.
+    with pytest.raises(ValueError, match="threads=3"):
+        distributed.simulate("fevga", 4, threads=3)
+    assert_same(tavli.simulate("fevga", 6, threads=2), distributed.simulate("fevga", 6, threads=2, shard=2))
+
+
 @pytest.mark.parametrize(
     "call, message",
     [

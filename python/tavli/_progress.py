@@ -36,7 +36,7 @@ class _Bar:
             sys.stderr.flush()
             return
         if self._bar is None:
-            self._bar = tqdm(total=total, unit=" " + self._unit, file=sys.stderr)
+            self._bar = tqdm(total=total, unit=self._unit, file=sys.stderr)
         self._bar.update(done - self._shown)
         self._shown = done
         if done >= total:

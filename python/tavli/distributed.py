@@ -80,6 +80,11 @@ class _Settings:
 
     def run(self, fn: Callable[..., Any], args: Any, total: int) -> list[Any]:
         ray = self.connect()
+        # A task needing more CPUs than any node has would wait forever.
+        largest = max((n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0)
+        if self.threads > largest:
+            raise ValueError(f"threads={self.threads}: each task reserves that many CPUs, and the largest node of "
+                             f"the cluster has {largest:g}")
         return _run(ray, fn, args, self.shards(ray, total), threads=self.threads, retries=self.retries,
                     progress=self.progress, total=total)
 
