@@ -1,5 +1,5 @@
 """The Ray backend (tavli.distributed, docs/distributed.md) on a local two-CPU cluster: sharded
-simulations, matches, self-play data and rollouts give exactly the local results (the local call
+simulations, matches, self-play data, rollouts and rollout data give exactly the local results (the local call
 is the independent computation), a worker that dies is replaced without changing a bit, progress
 covers the whole run, and bad arguments fail before any task starts."""
 
@@ -13,6 +13,7 @@ import pytest
 
 import tavli
 from tavli import distributed, nn
+from tavli.rollout_data import rollout_data
 from tavli.selfplay import self_play_data
 
 ray = pytest.importorskip("ray")
@@ -97,6 +98,19 @@ def test_self_play_data_equals_local_and_matches_the_games(cluster):
     assert np.array_equal(local["features"], tavli.encode(sim["positions"], "portes", dice=sim["dice"]))
 
 
+def test_rollout_data_equals_local_and_the_boards_rollouts(cluster):
+    rows, _ = tavli.random_positions("backgammon", 5, seed=8)
+    local = rollout_data(rows, "backgammon", 72, truncate=6, seed=4)
+    assert_same(local, distributed.rollout_data(rows, "backgammon", 72, truncate=6, seed=4, shard=2))
+    assert_same(local, rollout_data(rows, "backgammon", 72, truncate=6, seed=4, backend="ray"))
+    # Row k is Board.rollout of that position with the seed derived from (seed, k).
+    for k, row in enumerate(rows):
+        r = tavli.Board.from_array(row, "backgammon").rollout(72, truncate=6, seed=tavli.Rng.derive(4, k))
+        assert tuple(local["probabilities"][k]) == tuple(np.float32(r.probabilities))
+        assert local["equity"][k] == r.equity and local["equity_std_error"][k] == r.equity_std_error
+    assert len(set(local["equity"])) == 5
+
+
 class _DieOnceWhenUnpickled(str):
     """The player 'random', whose first unpickling in a worker process kills that process: a
     machine lost in the middle of a task. The flag file makes it happen exactly once."""
@@ -175,6 +189,9 @@ def test_threads_beyond_the_largest_node_are_refused(cluster):
         (lambda: distributed.rollout(tavli.Board("fevga"), 0), "trials"),
         (lambda: distributed.rollout("not a board", 288), "board"),
         (lambda: tavli.Board("fevga").rollout(36, "nosuchplayer", backend="ray"), "nosuchplayer"),
+        (lambda: distributed.rollout_data(np.zeros((2, 64), np.uint8), "backgammon"), r"positions\[0\]"),
+        (lambda: distributed.rollout_data(np.zeros((2, 63), np.uint8), "backgammon"), "shape"),
+        (lambda: rollout_data(tavli.Board("fevga").to_array()[None], "fevga", 0, backend="ray"), "trials"),
     ],
 )
 def test_bad_arguments_fail_before_ray_is_reached(call, message, monkeypatch):

@@ -23,7 +23,7 @@ import numpy as np
 from . import _core
 from ._progress import reporter
 
-__all__ = ["simulate", "simulate_matches", "self_play_data", "rollout", "DEFAULT_RETRIES"]
+__all__ = ["simulate", "simulate_matches", "self_play_data", "rollout", "rollout_data", "DEFAULT_RETRIES"]
 
 # Ray re-runs a task whose worker process or node died this many times before giving up.
 DEFAULT_RETRIES = 3
@@ -305,3 +305,42 @@ def rollout(
     blocks = np.concatenate(settings.run(_rollout_shard, (board, kwargs), trials))
     probs, equity, errors, equity_error, done, truncated = _core._rollout_combine(blocks)
     return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
+
+
+# --- rollout training data -----------------------------------------------------------------------
+def _rollout_data_shard(args: tuple[np.ndarray, dict[str, Any]], first: int, count: int) -> dict[str, np.ndarray]:
+    from .rollout_data import _rollout_rows
+
+    rows, kwargs = args
+    return _rollout_rows(rows[first:first + count], first, **kwargs)
+
+
+def rollout_data(
+    positions: Any,
+    variant: str = "backgammon",
+    trials: int = 1296,
+    player: Any = "greedy",
+    *,
+    truncate: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    evaluator: Any = None,
+    stratify: bool = True,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    address: str | None = None,
+    shard: int | None = None,
+    retries: int = DEFAULT_RETRIES,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """tavli.rollout_data.rollout_data on a Ray cluster: the same arrays, each task rolling out
+    `shard` consecutive rows (row k with the seed Rng.derive(seed, k), wherever it runs)."""
+    from .rollout_data import _rollout_rows, checked_rows
+    from .sim import _int_arg
+
+    rows = checked_rows(positions, variant, trials, player, truncate, seed, threads, evaluator, stratify, options)
+    settings = _Settings(progress, "positions", address, shard, retries, _int_arg("threads", threads, 1, 1024))
+    kwargs = dict(variant=variant, trials=trials, player=player, truncate=truncate, seed=seed, threads=threads,
+                  evaluator=evaluator, stratify=stratify, options=options)
+    if len(rows) == 0:
+        return _rollout_rows(rows, 0, **kwargs)
+    return _concatenate(settings.run(_rollout_data_shard, (rows, kwargs), len(rows)))
