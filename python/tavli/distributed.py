@@ -1,5 +1,5 @@
-"""tavli's heavy jobs on a Ray cluster: simulations, matches, self-play training data and
-rollouts, split into shards of consecutive games (or trials) and gathered as the local call's
+"""tavli's heavy jobs on a Ray cluster: simulations, matches, self-play training data, rollouts
+and rollout training data, split into shards of consecutive games (or trials) and gathered as the local call's
 exact arrays (docs/distributed.md).
 
 Why the results are identical: game i of a run is seeded by (seed, i) whatever process plays it
