@@ -1,10 +1,12 @@
 """Rollouts (cpp/include/tavli/rollout.h, Board.rollout): seeded and thread-independent, exact where
-the answer is known, stratified first and second rolls, truncation, bad input."""
+the answer is known, stratified first and second rolls, truncation, shards that combine to the
+rollout exactly, bad input."""
 
 from __future__ import annotations
 
 import statistics
 
+import numpy as np
 import pytest
 
 import tavli
@@ -158,3 +160,41 @@ def test_bad_input_game_over_and_wrong_net():
         b.rollout(36)
     with pytest.raises(ValueError, match="evaluator"):
         _middle_game().rollout(36, evaluator=nn.Net("fevga", 8, seed=1))
+
+
+@pytest.mark.parametrize("splits", [[1300], [144, 1156], [288, 432, 580], [144] * 9 + [4]])
+def test_shards_combine_to_the_rollout_bit_for_bit(splits):
+    # The shards of tavli.distributed.rollout, without Ray: consecutive block-aligned ranges of
+    # one rollout's trials, folded by the core in order, give exactly the one-call rollout.
+    from tavli import _core
+    from tavli.board import _rollout_blocks
+
+    b = _middle_game()
+    whole = b.rollout(1300, seed=9, truncate=8, threads=2)
+    assert sum(splits) == 1300
+    parts, first = [], 0
+    for count in splits:
+        parts.append(_rollout_blocks(b, first, count, trials=1300, seed=9, truncate=8))
+        first += count
+    blocks = np.concatenate(parts)
+    assert blocks.shape == (10, 18) and blocks[:, 0].sum() == 1300
+    probs, equity, errors, equity_error, trials, truncated = _core._rollout_combine(blocks)
+    assert tavli.analysis.Rollout(tavli.Probabilities(*probs), equity, tavli.Probabilities(*errors), equity_error,
+                                  trials, truncated) == whole
+
+
+def test_shards_bad_ranges_and_blocks():
+    from tavli import _core
+    from tavli.board import _rollout_blocks
+
+    b = _middle_game()
+    with pytest.raises(ValueError, match="multiple of 144"):
+        _rollout_blocks(b, 100, 44, trials=288)
+    with pytest.raises(ValueError, match="count"):
+        _rollout_blocks(b, 144, 145, trials=288)  # past the last trial
+    with pytest.raises(ValueError, match="shape"):
+        _core._rollout_combine(np.zeros((2, 5)))
+    with pytest.raises(ValueError, match="counts"):
+        _core._rollout_combine(np.zeros((1, 18)))  # a block of no trials
+    with pytest.raises(ValueError, match="none"):
+        _core._rollout_combine(np.zeros((0, 18)))

@@ -104,3 +104,23 @@ def test_cli_simulate():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "win rate" in out.stdout and "95% CI" in out.stdout and "mean length" in out.stdout
+
+
+def test_first_game_plays_that_part_of_the_run():
+    whole = tavli.simulate("portes", 20, ("random", "greedy"), seed=7, trajectories=True, chunk=6)
+    part = tavli.simulate("portes", 8, ("random", "greedy"), seed=7, trajectories=True, first_game=12, chunk=3)
+    per_play = {"positions", "dice", "steps", "game"}
+    for key in whole:
+        expected = whole[key][whole["game"] >= 12] if key in per_play else whole[key][12:]
+        assert np.array_equal(part[key], expected), key
+    m = tavli.simulate_matches("tavla", 10, ("greedy", "random"), target=3, seed=1)
+    tail = tavli.simulate_matches("tavla", 4, ("greedy", "random"), target=3, seed=1, first_match=6)
+    assert all(np.array_equal(m[k][6:], tail[k]) for k in m)
+    with pytest.raises(ValueError, match="first_game"):
+        tavli.simulate("portes", 2, first_game=-1)
+
+
+def test_progress_bar(capsys):
+    tavli.simulate("fevga", 10, ("random", "random"), chunk=4, progress=True)
+    err = capsys.readouterr().err
+    assert "10/10" in err or "100%" in err  # a plain line, or tqdm's bar when it is installed

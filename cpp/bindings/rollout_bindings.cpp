@@ -1,7 +1,10 @@
-// pybind11 bindings of rollouts (rollout.h): tavli._core._rollout. Conversions only.
+// pybind11 bindings of rollouts (rollout.h): tavli._core._rollout, and for shards
+// _rollout_blocks and _rollout_combine. Conversions only.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -15,19 +18,40 @@ using namespace tavli;
 
 using tavli_bindings::probs_tuple;
 
+namespace {
+
+using Filters = std::vector<std::tuple<int, int, double>>;
+
+RolloutOptions rollout_options(std::int64_t trials, const std::string& kind, int plies, const Filters& filters,
+                               int truncate, std::uint64_t seed, int threads, bool stratify) {
+  RolloutOptions opt;
+  opt.trials = trials;
+  opt.player = tavli_bindings::player_arg(kind, plies, filters);  // as tavli.sim._player parses it
+  opt.truncate = truncate;
+  opt.seed = seed;
+  opt.threads = threads;
+  opt.stratify = stratify;
+  return opt;
+}
+
+py::tuple result_tuple(const RolloutResult& r) {
+  return py::make_tuple(probs_tuple(r.mean), r.equity, probs_tuple(r.std_error), r.equity_std_error, r.trials,
+                        r.truncated);
+}
+
+// A block's moments as one float64 row: n, truncated, the 8 means, the 8 sums of squared
+// deviations (counts below 2^53 are exact in a double).
+constexpr int kMomentColumns = 2 + 2 * RolloutMoments::kFields;
+
+}  // namespace
+
 void bind_rollout(py::module_& m) {
+  m.attr("ROLLOUT_BLOCK") = kRolloutBlock;  // shards of a rollout start on multiples of it
   m.def(
       "_rollout",
-      [](const Game& g, std::int64_t trials, const std::string& kind, int plies,
-         const std::vector<std::tuple<int, int, double>>& filters, int truncate, std::uint64_t seed, int threads,
-         bool stratify, py::handle evaluator) {
-        RolloutOptions opt;
-        opt.trials = trials;
-        opt.player = tavli_bindings::player_arg(kind, plies, filters);  // as tavli.sim._player parses it
-        opt.truncate = truncate;
-        opt.seed = seed;
-        opt.threads = threads;
-        opt.stratify = stratify;
+      [](const Game& g, std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
+         std::uint64_t seed, int threads, bool stratify, py::handle evaluator) {
+        const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         RolloutResult r;
@@ -35,11 +59,69 @@ void bind_rollout(py::module_& m) {
           py::gil_scoped_release release;
           r = rollout(g.position(), g.rules(), ev, opt);
         }
-        return py::make_tuple(probs_tuple(r.mean), r.equity, probs_tuple(r.std_error), r.equity_std_error, r.trials,
-                              r.truncated);
+        return result_tuple(r);
       },
       py::arg("board"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"),
       py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("evaluator"),
       "Rollout of the board's position (cpp/include/tavli/rollout.h): (mean probabilities, equity, their standard "
       "errors, the equity's, trials, truncated). Releases the GIL.");
+
+  m.def(
+      "_rollout_blocks",
+      [](const Game& g, std::int64_t trials, std::int64_t first, std::int64_t count, const std::string& kind,
+         int plies, const Filters& filters, int truncate, std::uint64_t seed, int threads, bool stratify,
+         py::handle evaluator) {
+        const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify);
+        std::shared_ptr<const Evaluator> keep;
+        const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
+        std::vector<RolloutMoments> blocks;
+        {
+          py::gil_scoped_release release;
+          blocks = rollout_blocks(g.position(), g.rules(), ev, opt, first, count);
+        }
+        py::array_t<double> out({static_cast<py::ssize_t>(blocks.size()), static_cast<py::ssize_t>(kMomentColumns)});
+        auto a = out.mutable_unchecked<2>();
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+          const auto i = static_cast<py::ssize_t>(b);
+          a(i, 0) = static_cast<double>(blocks[b].n);
+          a(i, 1) = static_cast<double>(blocks[b].truncated);
+          for (int f = 0; f < RolloutMoments::kFields; ++f) {
+            a(i, 2 + f) = blocks[b].mean[f];
+            a(i, 2 + RolloutMoments::kFields + f) = blocks[b].m2[f];
+          }
+        }
+        return out;
+      },
+      py::arg("board"), py::arg("trials"), py::arg("first"), py::arg("count"), py::arg("kind"), py::arg("plies"),
+      py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"), py::arg("stratify"),
+      py::arg("evaluator"),
+      "Trials first .. first + count - 1 of a rollout of `trials` trials (rollout_blocks in rollout.h): a float64 "
+      "array, one row per block of ROLLOUT_BLOCK trials (n, truncated, 8 means, 8 sums of squared deviations). "
+      "Releases the GIL.");
+
+  m.def(
+      "_rollout_combine",
+      [](py::array_t<double, py::array::c_style | py::array::forcecast> rows) {
+        if (rows.ndim() != 2 || rows.shape(1) != kMomentColumns)
+          throw std::invalid_argument("rollout blocks: expected an array of shape (B, " +
+                                      std::to_string(kMomentColumns) + ")");
+        auto a = rows.unchecked<2>();
+        std::vector<RolloutMoments> blocks(static_cast<std::size_t>(rows.shape(0)));
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+          const auto i = static_cast<py::ssize_t>(b);
+          if (!(a(i, 0) >= 1 && a(i, 0) <= static_cast<double>(kRolloutBlock)) || a(i, 1) < 0 || a(i, 1) > a(i, 0) ||
+              a(i, 0) != std::floor(a(i, 0)) || a(i, 1) != std::floor(a(i, 1)))
+            throw std::invalid_argument("rollout blocks: row " + std::to_string(b) + " has bad counts");
+          blocks[b].n = static_cast<std::int64_t>(a(i, 0));
+          blocks[b].truncated = static_cast<std::int64_t>(a(i, 1));
+          for (int f = 0; f < RolloutMoments::kFields; ++f) {
+            blocks[b].mean[f] = a(i, 2 + f);
+            blocks[b].m2[f] = a(i, 2 + RolloutMoments::kFields + f);
+          }
+        }
+        if (blocks.empty()) throw std::invalid_argument("rollout blocks: none");
+        return result_tuple(combine_rollout(blocks));
+      },
+      py::arg("blocks"),
+      "The rollout's result (as _rollout returns it) from the _rollout_blocks rows of all its trials, in order.");
 }

@@ -16,7 +16,7 @@ namespace {
 constexpr int kOutcomes = 36;
 constexpr std::int64_t kBlock = kOutcomes * kOutcomes;
 // Trials are played a chunk at a time and reduced in trial order, so memory stays flat for
-// millions of trials; the chunk size does not change any result.
+// millions of trials; the chunk size does not change any result (the blocks of rollout.h do).
 constexpr std::int64_t kChunk = 4096;
 
 Dice outcome_dice(std::int64_t k) { return Dice{static_cast<int>(k / 6) + 1, static_cast<int>(k % 6) + 1}; }
@@ -73,74 +73,113 @@ Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev,
   return Trial{mover == kWhite ? v : v.inverted(), true};
 }
 
-// Welford's running mean and variance of the trials' outcome vectors, fed in trial order.
-class Moments {
- public:
-  void add(const Probabilities& p) {
-    const double x[kFields] = {p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, p.draw, p.margin,
-                               p.equity()};
-    ++n_;
-    for (int f = 0; f < kFields; ++f) {
-      const double d = x[f] - mean_[f];
-      mean_[f] += d / static_cast<double>(n_);
-      m2_[f] += d * (x[f] - mean_[f]);
-    }
+double field(const Probabilities& p, int f) {
+  switch (f) {
+    case 0: return p.win;
+    case 1: return p.win_double;
+    case 2: return p.win_triple;
+    case 3: return p.lose_double;
+    case 4: return p.lose_triple;
+    case 5: return p.draw;
+    case 6: return p.margin;
+    default: return p.equity();
   }
-  double mean(int f) const { return mean_[f]; }
-  // Sample standard deviation / sqrt(n); 0 for a single trial.
-  double std_error(int f) const {
-    if (n_ < 2) return 0;
-    return std::sqrt(m2_[f] / static_cast<double>(n_ - 1) / static_cast<double>(n_));
-  }
-  static constexpr int kFields = 8;  // the seven fields of Probabilities, then the equity
+}
 
- private:
-  std::int64_t n_ = 0;
-  double mean_[kFields] = {};
-  double m2_[kFields] = {};
-};
-
-Probabilities fields(const Moments& m, double (Moments::*get)(int) const) {
+// The seven fields of Probabilities from per-field values (means or standard errors).
+Probabilities probabilities_of(const double (&x)[RolloutMoments::kFields]) {
   Probabilities p;
-  p.win = static_cast<float>((m.*get)(0));
-  p.win_double = static_cast<float>((m.*get)(1));
-  p.win_triple = static_cast<float>((m.*get)(2));
-  p.lose_double = static_cast<float>((m.*get)(3));
-  p.lose_triple = static_cast<float>((m.*get)(4));
-  p.draw = static_cast<float>((m.*get)(5));
-  p.margin = static_cast<float>((m.*get)(6));
+  p.win = static_cast<float>(x[0]);
+  p.win_double = static_cast<float>(x[1]);
+  p.win_triple = static_cast<float>(x[2]);
+  p.lose_double = static_cast<float>(x[3]);
+  p.lose_triple = static_cast<float>(x[4]);
+  p.draw = static_cast<float>(x[5]);
+  p.margin = static_cast<float>(x[6]);
   return p;
 }
 
-}  // namespace
-
-RolloutResult rollout(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt) {
+void check_options(const Position& pos, const Rules& rules, const RolloutOptions& opt) {
   if (opt.trials < 1 || opt.trials > kMaxRolloutTrials)
     throw std::invalid_argument("trials must be 1.." + std::to_string(kMaxRolloutTrials));
   if (opt.truncate < 0) throw std::invalid_argument("truncate must be >= 1 (or 0: play to the end)");
   if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("threads must be 1..1024");
   if (game_outcome(pos, rules, kWhite)) throw std::invalid_argument("the game is over: nothing to roll out");
+}
 
-  Moments moments;
-  RolloutResult r;
+}  // namespace
+
+void RolloutMoments::add(const Probabilities& p, bool was_truncated) {
+  ++n;
+  truncated += was_truncated;
+  for (int f = 0; f < kFields; ++f) {
+    const double x = field(p, f);
+    const double d = x - mean[f];
+    mean[f] += d / static_cast<double>(n);
+    m2[f] += d * (x - mean[f]);
+  }
+}
+
+void RolloutMoments::merge(const RolloutMoments& next) {
+  if (next.n == 0) return;
+  if (n == 0) {  // copied, not computed: a single block folds to itself exactly
+    *this = next;
+    return;
+  }
+  const double na = static_cast<double>(n), nb = static_cast<double>(next.n), total = na + nb;
+  for (int f = 0; f < kFields; ++f) {
+    const double d = next.mean[f] - mean[f];
+    mean[f] += d * (nb / total);
+    m2[f] += next.m2[f] + d * d * (na * nb / total);
+  }
+  n += next.n;
+  truncated += next.truncated;
+}
+
+std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rules, const Evaluator& ev,
+                                           const RolloutOptions& opt, std::int64_t first, std::int64_t count) {
+  check_options(pos, rules, opt);
+  if (first < 0 || first % kRolloutBlock != 0 || first >= opt.trials)
+    throw std::invalid_argument("first trial must be a multiple of " + std::to_string(kRolloutBlock) +
+                                " below trials");
+  if (count < 1 || count > opt.trials - first)
+    throw std::invalid_argument("count must be 1..trials - first");
+  std::vector<RolloutMoments> blocks(static_cast<std::size_t>((count + kRolloutBlock - 1) / kRolloutBlock));
   std::vector<Trial> chunk;
-  for (std::int64_t first = 0; first < opt.trials; first += kChunk) {
-    const std::int64_t n = std::min(kChunk, opt.trials - first);
+  for (std::int64_t done = 0; done < count; done += kChunk) {
+    const std::int64_t n = std::min(kChunk, count - done);
     chunk.assign(static_cast<std::size_t>(n), Trial{});
     parallel_for(n, opt.threads, [&](std::int64_t j) {
-      chunk[static_cast<std::size_t>(j)] = play_trial(pos, rules, ev, opt, first + j);
+      chunk[static_cast<std::size_t>(j)] = play_trial(pos, rules, ev, opt, first + done + j);
     });
-    for (const Trial& t : chunk) {
-      moments.add(t.p);
-      r.truncated += t.truncated;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const Trial& t = chunk[static_cast<std::size_t>(j)];
+      blocks[static_cast<std::size_t>((done + j) / kRolloutBlock)].add(t.p, t.truncated);
     }
   }
-  r.trials = opt.trials;
-  r.mean = fields(moments, &Moments::mean);
-  r.std_error = fields(moments, &Moments::std_error);
-  r.equity = moments.mean(Moments::kFields - 1);
-  r.equity_std_error = moments.std_error(Moments::kFields - 1);
+  return blocks;
+}
+
+RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks) {
+  RolloutMoments all;
+  for (const RolloutMoments& b : blocks) all.merge(b);
+  // Sample standard deviation / sqrt(n); 0 for a single trial.
+  double err[RolloutMoments::kFields] = {};
+  if (all.n >= 2)
+    for (int f = 0; f < RolloutMoments::kFields; ++f)
+      err[f] = std::sqrt(all.m2[f] / static_cast<double>(all.n - 1) / static_cast<double>(all.n));
+  RolloutResult r;
+  r.trials = all.n;
+  r.truncated = all.truncated;
+  r.mean = probabilities_of(all.mean);
+  r.std_error = probabilities_of(err);
+  r.equity = all.mean[RolloutMoments::kFields - 1];
+  r.equity_std_error = err[RolloutMoments::kFields - 1];
   return r;
+}
+
+RolloutResult rollout(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt) {
+  return combine_rollout(rollout_blocks(pos, rules, ev, opt, 0, opt.trials));
 }
 
 }  // namespace tavli

@@ -191,6 +191,24 @@ def _rollout(
     evaluator: NeuralEvaluator | None,
 ) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 
+ROLLOUT_BLOCK: int  # trials per block of moments; shards start on its multiples
+
+def _rollout_blocks(
+    board: Board,
+    trials: int,
+    first: int,
+    count: int,
+    kind: str,
+    plies: int,
+    filters: list[tuple[int, int, float]],
+    truncate: int,
+    seed: int,
+    threads: int,
+    stratify: bool,
+    evaluator: NeuralEvaluator | None,
+) -> npt.NDArray[np.float64]: ...
+def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
+
 # --- neural nets (cpp/include/tavli/nnet.h; wrapped by tavli.nn) ---------------------------------
 def net_family(variant: str) -> str: ...
 

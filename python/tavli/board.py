@@ -325,28 +325,28 @@ class Board(_core.Board):
         threads: int = 1,
         evaluator: Any = None,
         stratify: bool = True,
+        backend: str = "local",
+        ray_address: str | None = None,
     ) -> "Rollout":
         """The position before the roll, for the side to move, estimated by playing it out
         `trials` times with `player` on both sides ('greedy', 'heuristic', 'random', 'search:N', a
         net, as in tavli.simulate; `evaluator` ("heuristic" or a tavli.nn.Net), when given,
-        replaces the player's evaluator, also at truncation), each game to the end or for `truncate` plies and then valued by the
-        evaluator. Trial i draws from its own generator (seed, i), so results do not depend on
+        replaces the player's evaluator, also at truncation), each game to the end or for
+        `truncate` plies and then valued by the evaluator. Trial i draws from its own generator (seed, i), so results do not depend on
         `threads`. The first roll is stratified over the 36 outcomes (use a multiple of 36 trials),
-        the second too in complete blocks of 1296: cpp/include/tavli/rollout.h. Releases the GIL."""
-        from .analysis import Probabilities, Rollout, evaluator_arg
-        from .sim import _int_arg, _player
+        the second too in complete blocks of 1296: cpp/include/tavli/rollout.h. Releases the GIL.
+        `backend="ray"`: the trials sharded on a Ray cluster, the same result bit for bit
+        (tavli.distributed.rollout; `ray_address` or an already initialised Ray session)."""
+        from .analysis import Probabilities, Rollout
+        from .sim import _backend
 
-        trials = _int_arg("trials", trials, 1, 10_000_000)
-        kind, plies, filters, player_evaluator = _player(player)
-        truncate = 0 if truncate is None else _int_arg("truncate", truncate, 1, 1_000_000)
-        seed = _int_arg("seed", seed, 0, 2**64 - 1)
-        threads = _int_arg("threads", threads, 1, 1024)
-        if self.is_game_over():
-            raise ValueError("board: the game is over, nothing to roll out")
-        probs, equity, errors, equity_error, done, truncated = _core._rollout(
-            self, trials, kind, plies, filters, truncate, seed, threads, bool(stratify),
-            evaluator_arg(evaluator) if evaluator is not None or kind == "random" else player_evaluator
-        )
+        if _backend(backend, ray_address) == "ray":
+            from . import distributed
+
+            return distributed.rollout(self, trials, player, truncate=truncate, seed=seed, threads=threads,
+                                       evaluator=evaluator, stratify=stratify, address=ray_address)
+        args = _rollout_args(self, trials, player, truncate, seed, threads, evaluator, stratify)
+        probs, equity, errors, equity_error, done, truncated = _core._rollout(self, *args)
         return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
 
     # --- records --------------------------------------------------------------------------------
@@ -423,3 +423,32 @@ class Board(_core.Board):
         from .svg import board_svg
 
         return board_svg(self)
+
+
+def _rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any, evaluator: Any,
+                  stratify: Any) -> tuple:
+    """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
+    from .analysis import evaluator_arg
+    from .sim import _int_arg, _player
+
+    trials = _int_arg("trials", trials, 1, 10_000_000)
+    kind, plies, filters, player_evaluator = _player(player)
+    truncate = 0 if truncate is None else _int_arg("truncate", truncate, 1, 1_000_000)
+    seed = _int_arg("seed", seed, 0, 2**64 - 1)
+    threads = _int_arg("threads", threads, 1, 1024)
+    if board.is_game_over():
+        raise ValueError("board: the game is over, nothing to roll out")
+    # The player's own evaluator, unless one is given (a random player's truncated trials are
+    # valued by the default evaluator).
+    ev = evaluator_arg(evaluator) if evaluator is not None or kind == "random" else player_evaluator
+    return trials, kind, plies, filters, truncate, seed, threads, bool(stratify), ev
+
+
+def _rollout_blocks(board: Board, first: int, count: int, *, trials: Any, player: Any = "greedy",
+                    truncate: Any = None, seed: Any = 0, threads: Any = 1, evaluator: Any = None,
+                    stratify: Any = True) -> Any:
+    """Trials first .. first + count - 1 of Board.rollout(trials, ...) as the core's block moments
+    (one float64 row per ROLLOUT_BLOCK trials); _core._rollout_combine folds the rows of all
+    shards, in order, into the rollout's result. A shard of tavli.distributed.rollout."""
+    trials, *rest = _rollout_args(board, trials, player, truncate, seed, threads, evaluator, stratify)
+    return _core._rollout_blocks(board, trials, first, count, *rest)

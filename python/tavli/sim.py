@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._options import to_pairs
+from ._progress import reporter
 from .analysis import filters_arg
 
 KINDS = {0: "unfinished", 1: "single", 2: "double", 3: "triple", 4: "mother", 5: "draw", 6: "checkers"}
@@ -64,6 +65,18 @@ def _int_arg(name: str, v: Any, lo: int, hi: int) -> int:
     return int(v)
 
 
+# The index of a run's first game or match: game i is seeded by (seed, i), any i below 2**62.
+MAX_FIRST = 2**62
+
+
+def _backend(backend: Any, ray_address: Any) -> str:
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if ray_address is not None and backend != "ray":
+        raise ValueError("ray_address is for backend='ray'")
+    return backend
+
+
 def _chunks(total: int, chunk: int):
     first = 0
     while first < total:
@@ -82,8 +95,11 @@ def simulate(
     max_plies: int = 10_000,
     start: Any = None,
     trajectories: bool = False,
-    progress: Callable[[int, int], Any] | None = None,
+    progress: Callable[[int, int], Any] | bool | None = None,
     chunk: int = 2048,
+    first_game: int = 0,
+    backend: str = "local",
+    ray_address: str | None = None,
     **options: Any,
 ) -> dict[str, np.ndarray]:
     """Plays `games` games, players[0] as White and players[1] as Black, in C++ threads with the
@@ -94,8 +110,18 @@ def simulate(
     `start`: a position row (Board.to_array()) to start every game from, its side to move first.
     `trajectories=True` adds, one row per play: positions (M, 64) before the play, dice (M, 2),
     steps (M, 6, 2; unused -2) and game (M,), the index of the game.
-    `progress(done, total)` is called after every chunk of games; Ctrl-C stops between chunks
-    (KeyboardInterrupt), so a long run can always be interrupted."""
+    `progress(done, total)` is called after every chunk of games (True: a progress bar); Ctrl-C
+    stops between chunks (KeyboardInterrupt), so a long run can always be interrupted.
+    `first_game`: play games first_game .. first_game + games - 1 of the seed's sequence (a part
+    of a larger run, bit for bit).
+    `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
+    arrays; `ray_address` or an already initialised Ray session; docs/distributed.md)."""
+    if _backend(backend, ray_address) == "ray":
+        from . import distributed
+
+        return distributed.simulate(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
+                                    start=start, trajectories=trajectories, progress=progress,
+                                    first_game=first_game, address=ray_address, **options)
     if not isinstance(variant, str):
         raise ValueError("variant must be a string")
     games = _int_arg("games", games, 0, 100_000_000)
@@ -103,10 +129,10 @@ def simulate(
     max_plies = _int_arg("max_plies", max_plies, 1, 10**7)
     chunk = _int_arg("chunk", chunk, 1, 10**7)
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
+    first_game = _int_arg("first_game", first_game, 0, MAX_FIRST)
     if isinstance(players, (str, bytes)) or len(players) != 2:
         raise ValueError("players: expected two player specs, e.g. ('greedy', 'random')")
-    if progress is not None and not callable(progress):
-        raise ValueError("progress must be callable(done, total)")
+    progress = reporter(progress)
     specs = [_player(p) for p in players]
     row = None
     if start is not None:
@@ -117,12 +143,14 @@ def simulate(
     parts: list[dict] = []
     done = 0
     for first, n in _chunks(games, chunk):
-        parts.append(_core._simulate(variant, pairs, specs, first, n, seed, threads, max_plies, row, bool(trajectories)))
+        parts.append(_core._simulate(variant, pairs, specs, first_game + first, n, seed, threads, max_plies, row,
+                                     bool(trajectories)))
         done += n
         if progress is not None:
             progress(done, games)
     if not parts:
-        parts.append(_core._simulate(variant, pairs, specs, 0, 0, seed, threads, max_plies, row, bool(trajectories)))
+        parts.append(_core._simulate(variant, pairs, specs, first_game, 0, seed, threads, max_plies, row,
+                                     bool(trajectories)))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -138,13 +166,25 @@ def simulate_matches(
     opening: Any = None,
     next_starter: str | None = None,
     max_plies: int = 10_000,
-    progress: Callable[[int, int], Any] | None = None,
+    progress: Callable[[int, int], Any] | bool | None = None,
     chunk: int = 256,
+    first_match: int = 0,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Plays whole matches (tavli.Match kinds: "tavli", "tavla", "backgammon", ...) between the two
     players; returns winner (-1 unfinished), score (N, 2) and games (N,). Match i uses dice seeded
-    by (seed, i)."""
+    by (seed, i); `first_match` plays matches first_match .. first_match + matches - 1.
+    `backend="ray"`: sharded on a Ray cluster, the same arrays (as in simulate)."""
     from .match import KINDS as MATCHES, NEXT_STARTER, OPENING
+
+    if _backend(backend, ray_address) == "ray":
+        from . import distributed
+
+        return distributed.simulate_matches(kind, matches, players, target=target, seed=seed, threads=threads,
+                                            options=options, opening=opening, next_starter=next_starter,
+                                            max_plies=max_plies, progress=progress, first_match=first_match,
+                                            address=ray_address)
 
     if not isinstance(kind, str) or kind not in MATCHES:
         raise ValueError(f"unknown match kind {kind!r} (known: {', '.join(MATCHES)})")
@@ -154,6 +194,8 @@ def simulate_matches(
     threads = _int_arg("threads", threads, 1, 1024)
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
     chunk = _int_arg("chunk", chunk, 1, 10**6)
+    first_match = _int_arg("first_match", first_match, 0, MAX_FIRST)
+    progress = reporter(progress, "matches")
     options = dict(options or {})
     for name in options:
         if name not in cycle:
@@ -171,12 +213,14 @@ def simulate_matches(
     parts = []
     done = 0
     for first, n in _chunks(matches, chunk):
-        parts.append(_core._simulate_matches(games, target, next_starter, specs, first, n, seed, threads, max_plies))
+        parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match + first, n, seed, threads,
+                                             max_plies))
         done += n
         if progress is not None:
             progress(done, matches)
     if not parts:
-        parts.append(_core._simulate_matches(games, target, next_starter, specs, 0, 0, seed, threads, max_plies))
+        parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match, 0, seed, threads,
+                                             max_plies))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 

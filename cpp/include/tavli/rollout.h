@@ -26,9 +26,18 @@
 //
 // Games that cannot end (Plakoto without its mother rule) are stopped after kMaxRolloutPlies and
 // valued like truncated ones (and counted in `truncated`).
+//
+// Shards (tavli.distributed). The trials are reduced in blocks of kRolloutBlock consecutive trials
+// (block b holds trials b * kRolloutBlock ..): each block's mean and sum of squared deviations in
+// trial order (Welford), then the blocks folded in block order (the pairwise update of Chan, Golub
+// and LeVeque). rollout_blocks plays any range of trials that starts on a block boundary, with the
+// dice of the whole rollout (trial i's generator and strata depend on i and `trials` only), and
+// combine_rollout folds the blocks of consecutive ranges into exactly what rollout returns, bit for
+// bit, however the trials were split between threads, processes or machines.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tavli/eval.h"
 #include "tavli/sim.h"
@@ -56,8 +65,30 @@ struct RolloutResult {
   std::int64_t truncated = 0;  // trials valued by the evaluator instead of played out
 };
 
+constexpr std::int64_t kRolloutBlock = 144;  // 4 * 36: shards as small as that; 10 MB of blocks for 10^7 trials
+
+// The running moments of a block of trials (or of several blocks folded together).
+struct RolloutMoments {
+  static constexpr int kFields = 8;  // the seven fields of Probabilities, then the equity
+  std::int64_t n = 0;
+  std::int64_t truncated = 0;
+  double mean[kFields] = {};
+  double m2[kFields] = {};  // sum of squared deviations from the mean
+
+  void add(const Probabilities& p, bool was_truncated);
+  void merge(const RolloutMoments& next);  // `next` holds the trials that follow this one's
+};
+
 // `ev` is the greedy and search players' evaluator and values truncated trials. The game must not
 // be over; throws std::invalid_argument naming a bad option.
 RolloutResult rollout(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt);
+
+// Trials first .. first + count - 1 of the rollout `opt` describes (first a multiple of
+// kRolloutBlock, first + count <= opt.trials), one RolloutMoments per block, in block order.
+std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rules, const Evaluator& ev,
+                                           const RolloutOptions& opt, std::int64_t first, std::int64_t count);
+
+// The rollout's result from the blocks of all its trials, in block order.
+RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks);
 
 }  // namespace tavli

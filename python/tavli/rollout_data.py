@@ -1,0 +1,98 @@
+"""Training data from rollouts: the rollout estimate of each of many positions (Board.rollout of
+every row), as numpy arrays. tavli.distributed.rollout_data makes the same arrays on a Ray
+cluster."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _core
+from .sim import _backend
+
+
+def rollout_data(
+    positions: Any,
+    variant: str = "backgammon",
+    trials: int = 1296,
+    player: Any = "greedy",
+    *,
+    truncate: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    evaluator: Any = None,
+    stratify: bool = True,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """Rolls out every position row (N, 64) (Board.to_array rows of `variant`, none of them a
+    finished game) as Board.rollout(trials, player, ...) does; row k with the seed
+    tavli.Rng.derive(seed, k), so the rows' dice are independent and a row's result does not
+    depend on the others. Returns probabilities (N, 7) float32, equity (N,) float64, std_errors
+    (N, 7) float32, equity_std_error (N,) float64 and truncated (N,) int64, from each row's side to
+    move. `backend="ray"`: the same arrays from a Ray cluster (tavli.distributed.rollout_data)."""
+    if _backend(backend, ray_address) == "ray":
+        from . import distributed
+
+        return distributed.rollout_data(positions, variant, trials, player, truncate=truncate, seed=seed,
+                                        threads=threads, evaluator=evaluator, stratify=stratify, progress=progress,
+                                        address=ray_address, **options)
+    from ._progress import reporter
+
+    rows = checked_rows(positions, variant, trials, player, truncate, seed, threads, evaluator, stratify, options)
+    return _rollout_rows(rows, 0, variant, trials, player, truncate, seed, threads, evaluator, stratify, options,
+                         reporter(progress, "positions"))
+
+
+def checked_rows(positions: Any, variant: str, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any,
+                 evaluator: Any, stratify: Any, options: dict[str, Any]) -> np.ndarray:
+    """The rows as a (N, 64) uint8 array, every row a position of `variant` that is not over, and
+    the rollout's arguments valid: ValueError naming the first problem."""
+    from .batch import as_int_array
+    from .board import Board, _rollout_args
+
+    if not isinstance(variant, str):
+        raise ValueError(f"variant must be a string, got {type(variant).__name__}")
+    _rollout_args(Board(variant, **options), trials, player, truncate, seed, threads, evaluator, stratify)
+    rows = as_int_array(positions, "positions", "uint8")
+    if rows.ndim != 2 or rows.shape[1] != _core.ROW_BYTES:
+        raise ValueError(f"positions: expected an array of shape (N, {_core.ROW_BYTES}), got {rows.shape}")
+    for k, row in enumerate(rows):
+        try:
+            board = Board.from_array(row, variant, **options)
+        except ValueError as e:
+            raise ValueError(f"positions[{k}]: {e}") from None
+        if board.is_game_over():
+            raise ValueError(f"positions[{k}]: the game is over, nothing to roll out")
+    return rows
+
+
+def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, player: Any, truncate: Any, seed: Any,
+                  threads: Any, evaluator: Any, stratify: Any, options: dict[str, Any],
+                  progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
+    """Rows first, first + 1, ... of a run (seeds derived from their index in the run)."""
+    from .board import Board
+
+    n = len(rows)
+    out = {
+        "probabilities": np.zeros((n, 7), np.float32),
+        "equity": np.zeros(n, np.float64),
+        "std_errors": np.zeros((n, 7), np.float32),
+        "equity_std_error": np.zeros(n, np.float64),
+        "truncated": np.zeros(n, np.int64),
+    }
+    for k, row in enumerate(rows):
+        r = Board.from_array(row, variant, **options).rollout(
+            trials, player, truncate=truncate, seed=_core.Rng.derive(int(seed), first + k), threads=threads,
+            evaluator=evaluator, stratify=stratify)
+        out["probabilities"][k] = r.probabilities
+        out["equity"][k] = r.equity
+        out["std_errors"][k] = r.std_errors
+        out["equity_std_error"][k] = r.equity_std_error
+        out["truncated"][k] = r.truncated
+        if progress is not None:
+            progress(k + 1, n)
+    return out

@@ -1,0 +1,200 @@
+"""The Ray backend (tavli.distributed, docs/distributed.md) on a local two-CPU cluster: sharded
+simulations, matches, self-play data, rollouts and rollout data give exactly the local results (the local call
+is the independent computation), a worker that dies is replaced without changing a bit, progress
+covers the whole run, and bad arguments fail before any task starts."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tavli
+from tavli import distributed, nn
+from tavli.rollout_data import rollout_data
+from tavli.selfplay import self_play_data
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, address="local", _node_ip_address="127.0.0.1",
+             log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def assert_same(local: dict, remote: dict) -> None:
+    assert set(local) == set(remote)
+    for key in local:
+        assert local[key].dtype == remote[key].dtype, key
+        assert np.array_equal(local[key], remote[key]), key
+
+
+def test_sharded_simulation_with_trajectories_equals_local(cluster):
+    local = tavli.simulate("plakoto", 60, ("random", "greedy"), seed=11, trajectories=True)
+    seen = []
+    remote = distributed.simulate("plakoto", 60, ("random", "greedy"), seed=11, trajectories=True, shard=7,
+                                  progress=lambda done, total: seen.append((done, total)))
+    assert_same(local, remote)
+    assert remote["game"].max() == 59  # the global game index, not the shard's
+    # One report per shard (9 shards: 8 of 7 games and one of 4), counting up to the whole run.
+    assert len(seen) == 9 and seen[-1] == (60, 60)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_simulate_backend_ray_and_first_game(cluster):
+    rules = dict(checkers=2)  # the variant's options travel to the workers too
+    local = tavli.simulate("hypergammon", 40, ("greedy", "random"), seed=3, **rules)
+    assert_same(local, tavli.simulate("hypergammon", 40, ("greedy", "random"), seed=3, backend="ray", **rules))
+    assert not np.array_equal(local["plies"], tavli.simulate("hypergammon", 40, ("greedy", "random"), seed=3)["plies"])
+    # A part of a run is that part of the whole run, on either backend.
+    part = tavli.simulate("hypergammon", 15, ("greedy", "random"), seed=3, first_game=25, backend="ray", **rules)
+    assert_same({k: v[25:] for k, v in local.items()}, part)
+    assert_same(part, tavli.simulate("hypergammon", 15, ("greedy", "random"), seed=3, first_game=25, **rules))
+
+
+def test_a_net_evaluator_travels_to_the_workers(cluster):
+    net = nn.Net("fevga", 8, seed=5)
+    board = tavli.Board("fevga")
+    local = board.rollout(288, evaluator=net, truncate=4, seed=1)
+    assert board.rollout(288, evaluator=net, truncate=4, seed=1, backend="ray") == local
+    assert local != board.rollout(288, truncate=4, seed=1)  # the net was used, not the heuristic
+
+
+def test_sharded_matches_equal_local(cluster):
+    local = tavli.simulate_matches("tavli", 24, ("greedy", "random"), target=3, seed=9)
+    assert_same(local, distributed.simulate_matches("tavli", 24, ("greedy", "random"), target=3, seed=9, shard=5))
+    assert_same(local, tavli.simulate_matches("tavli", 24, ("greedy", "random"), target=3, seed=9, backend="ray"))
+    part = tavli.simulate_matches("tavli", 4, ("greedy", "random"), target=3, seed=9, first_match=20)
+    assert_same({k: v[20:] for k, v in local.items()}, part)
+
+
+@pytest.mark.parametrize("shard", [144, 432, 1296])
+def test_distributed_rollout_equals_local_bit_for_bit(cluster, shard):
+    board = tavli.Board("backgammon")
+    for dice in ((6, 2), (4, 1), (5, 3)):
+        board.push(board.legal_plays(dice)[2])
+    local = board.rollout(1300, seed=4, truncate=10, threads=2)  # not a multiple of the block
+    remote = distributed.rollout(board, 1300, seed=4, truncate=10, shard=shard)
+    assert remote == local  # means and standard errors, exactly: the blocks fold in order
+
+
+def test_self_play_data_equals_local_and_matches_the_games(cluster):
+    local = self_play_data("portes", 20, ("greedy", "random"), seed=2, roll_units=True)
+    assert_same(local, self_play_data("portes", 20, ("greedy", "random"), seed=2, roll_units=True,
+                                      backend="ray"))
+    assert_same(local, distributed.self_play_data("portes", 20, ("greedy", "random"), seed=2, roll_units=True,
+                                                  shard=3))
+    # The rows are the simulation's trajectories, labelled from the side to move's view.
+    sim = tavli.simulate("portes", 20, ("greedy", "random"), seed=2, trajectories=True)
+    assert np.array_equal(local["positions"], sim["positions"]) and np.array_equal(local["game"], sim["game"])
+    g = local["game"]
+    mover_won = sim["winner"][g] == local["positions"][:, 52]
+    assert np.array_equal(local["result"], np.where(mover_won, 1, -1) * sim["points"][g])
+    assert np.array_equal(local["features"], tavli.encode(sim["positions"], "portes", dice=sim["dice"]))
+
+
+def test_rollout_data_equals_local_and_the_boards_rollouts(cluster):
+    rows, _ = tavli.random_positions("backgammon", 5, seed=8)
+    local = rollout_data(rows, "backgammon", 72, truncate=6, seed=4)
+    assert_same(local, distributed.rollout_data(rows, "backgammon", 72, truncate=6, seed=4, shard=2))
+    assert_same(local, rollout_data(rows, "backgammon", 72, truncate=6, seed=4, backend="ray"))
+    # Row k is Board.rollout of that position with the seed derived from (seed, k).
+    for k, row in enumerate(rows):
+        r = tavli.Board.from_array(row, "backgammon").rollout(72, truncate=6, seed=tavli.Rng.derive(4, k))
+        assert tuple(local["probabilities"][k]) == tuple(np.float32(r.probabilities))
+        assert local["equity"][k] == r.equity and local["equity_std_error"][k] == r.equity_std_error
+    assert len(set(local["equity"])) == 5
+
+
+class _DieOnceWhenUnpickled(str):
+    """The player 'random', whose first unpickling in a worker process kills that process: a
+    machine lost in the middle of a task. The flag file makes it happen exactly once."""
+
+    def __new__(cls, flag: str):
+        obj = super().__new__(cls, "random")
+        obj.flag = flag
+        return obj
+
+    def __reduce__(self):
+        return (_die_once_then_random, (self.flag, os.getpid()))
+
+
+def _die_once_then_random(flag: str, driver: int) -> str:
+    if os.getpid() == driver:  # never the test process itself
+        return "random"
+    try:
+        os.close(os.open(flag, os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return "random"
+    os._exit(1)
+
+
+def test_a_dead_worker_is_replaced_and_the_result_unchanged(cluster, tmp_path):
+    module = sys.modules[__name__]
+    ray.cloudpickle.register_pickle_by_value(module)  # the workers cannot import this test module
+    try:
+        flag = str(tmp_path / "died")
+        local = tavli.simulate("fevga", 30, ("random", "greedy"), seed=6)
+        remote = distributed.simulate("fevga", 30, (_DieOnceWhenUnpickled(flag), "greedy"), seed=6, shard=10)
+        assert os.path.exists(flag)  # a worker did die
+        assert_same(local, remote)
+        # Without retries the same death ends the run with Ray's error.
+        os.remove(flag)
+        with pytest.raises(ray.exceptions.RayError):
+            distributed.simulate("fevga", 30, (_DieOnceWhenUnpickled(flag), "greedy"), seed=6, shard=10, retries=0)
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(module)
+
+
+def test_a_failing_progress_callback_cancels_the_run(cluster):
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        distributed.simulate("narde", 40, ("random", "random"), shard=5, progress=stop)
+    # The cluster is still usable afterwards.
+    assert_same(tavli.simulate("narde", 4, ("random", "random")),
+                tavli.simulate("narde", 4, ("random", "random"), backend="ray"))
+
+
+def test_threads_beyond_the_largest_node_are_refused(cluster):
+    # Each task reserves `threads` CPUs: 3 on a 2-CPU cluster would wait forever.
+    with pytest.raises(ValueError, match="threads=3"):
+        distributed.simulate("fevga", 4, threads=3)
+    assert_same(tavli.simulate("fevga", 6, threads=2), distributed.simulate("fevga", 6, threads=2, shard=2))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: tavli.simulate("fevga", 4, backend="spark"), "backend"),
+        (lambda: tavli.simulate("fevga", 4, ray_address="127.0.0.1:6379"), "ray_address"),
+        (lambda: tavli.simulate("nosuchgame", 4, backend="ray"), "nosuchgame"),
+        (lambda: tavli.simulate("fevga", 4, ("random",), backend="ray"), "players"),
+        (lambda: tavli.simulate("fevga", -1, backend="ray"), "games"),
+        (lambda: tavli.simulate("fevga", 4, first_game=-1, backend="ray"), "first_game"),
+        (lambda: tavli.simulate_matches("tavli", 4, first_match=-1, backend="ray"), "first_match"),
+        (lambda: distributed.simulate("fevga", 4, shard=0), "shard"),
+        (lambda: distributed.simulate("fevga", 4, retries=-1), "retries"),
+        (lambda: distributed.simulate("fevga", 4, address=6379), "address"),
+        (lambda: distributed.simulate("fevga", 4, progress="yes"), "progress"),
+        (lambda: distributed.simulate_matches("nosuchmatch", 4), "nosuchmatch"),
+        (lambda: distributed.self_play_data("fevga", 4, encoding="nosuchencoding"), "nosuchencoding"),
+        (lambda: distributed.rollout(tavli.Board("fevga"), 288, shard=100), "multiple of 144"),
+        (lambda: distributed.rollout(tavli.Board("fevga"), 0), "trials"),
+        (lambda: distributed.rollout("not a board", 288), "board"),
+        (lambda: tavli.Board("fevga").rollout(36, "nosuchplayer", backend="ray"), "nosuchplayer"),
+        (lambda: distributed.rollout_data(np.zeros((2, 64), np.uint8), "backgammon"), r"positions\[0\]"),
+        (lambda: distributed.rollout_data(np.zeros((2, 63), np.uint8), "backgammon"), "shape"),
+        (lambda: rollout_data(tavli.Board("fevga").to_array()[None], "fevga", 0, backend="ray"), "trials"),
+    ],
+)
+def test_bad_arguments_fail_before_ray_is_reached(call, message, monkeypatch):
+    monkeypatch.setattr(distributed, "_ray", lambda: pytest.fail("Ray was reached"))
+    with pytest.raises(ValueError, match=message):
+        call()
