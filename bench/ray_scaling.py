@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="fevga")
     ap.add_argument("--games", type=int, default=1_000_000)
-    ap.add_argument("--players", default="greedy,random")
+    ap.add_argument("--players", default="heuristic,random")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shard", type=int, default=None, help="games per task (default games / (4 x workers))")
     ap.add_argument("--seed", type=int, default=1)
