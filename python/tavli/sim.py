@@ -34,7 +34,9 @@ def _player(spec: Any) -> tuple[str, int, list, Any]:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 4:
             raise ValueError(f"player {spec!r}: 'search' must be plies 0..4")
         ev = evaluator_arg(spec.get("evaluator"))
-        return ("greedy", 0, [], ev) if plies == 0 and not spec.get("filters") else ("search", plies, filters_arg(spec.get("filters")), ev)
+        if plies == 0 and not spec.get("filters"):
+            return ("greedy", 0, [], ev)
+        return ("search", plies, filters_arg(spec.get("filters")), ev)
     if not isinstance(spec, str):
         raise ValueError(f"player must be a string, a dict or a tavli.nn.Net, got {type(spec).__name__}")
     s = spec.strip().lower()
