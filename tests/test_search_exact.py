@@ -496,7 +496,10 @@ def default_two_ply_analysis(board, dice):
     return out, len(keep)
 
 
-DEFAULT_CASES = [("backgammon", (1, 1)), ("fevga", (6, 2)), ("plakoto", (4, 2)), ("narde", (5, 4))]
+# Which plays fall within the root filter's window depends on the evaluator (the shipped nets by
+# default): test_default_filters_cut_something checks that these cases still cut some plays and
+# reach the cap of 9 (re-pick the rolls if a retrained net moves them).
+DEFAULT_CASES = [("backgammon", (1, 1)), ("fevga", (4, 2)), ("plakoto", (4, 2)), ("narde", (5, 4))]
 
 
 @pytest.mark.parametrize("name,dice", DEFAULT_CASES, ids=[n for n, _ in DEFAULT_CASES])

@@ -35,8 +35,8 @@ def test_heuristic_beats_random(variant):
     """Issue target: the 0-ply heuristic player wins at least 90% against random play. 400 games
     from both seats; the lower end of the 95% interval must clear 0.85 here (bench/strength.py
     measures it on more games)."""
-    a = tavli.simulate(variant, 200, ("greedy", "random"), seed=21, threads=2)
-    b = tavli.simulate(variant, 200, ("random", "greedy"), seed=22, threads=2)
+    a = tavli.simulate(variant, 200, ("heuristic", "random"), seed=21, threads=2)
+    b = tavli.simulate(variant, 200, ("random", "heuristic"), seed=22, threads=2)
     wins = (a["winner"] == 0).sum() + (b["winner"] == 1).sum()
     decided = (a["winner"] >= 0).sum() + (b["winner"] >= 0).sum()
     p = wins / decided
@@ -46,8 +46,10 @@ def test_heuristic_beats_random(variant):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["backgammon", "plakoto", "fevga"])
 def test_one_ply_beats_zero_ply(variant):
-    a = tavli.simulate(variant, 60, ("search:1", "greedy"), seed=31, threads=2)
-    b = tavli.simulate(variant, 60, ("greedy", "search:1"), seed=32, threads=2)
+    """Search adds strength to the heuristic (the nets' 2-ply against 0-ply is measured by
+    bench/strength.py: in backgammon a net's 1-ply is not reliably stronger than its 0-ply)."""
+    a = tavli.simulate(variant, 60, ("heuristic:1", "heuristic"), seed=31, threads=2)
+    b = tavli.simulate(variant, 60, ("heuristic", "heuristic:1"), seed=32, threads=2)
     wins = (a["winner"] == 0).sum() + (b["winner"] == 1).sum()
     losses = (a["winner"] == 1).sum() + (b["winner"] == 0).sum()
     assert wins > losses
