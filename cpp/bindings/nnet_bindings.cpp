@@ -127,8 +127,6 @@ void bind_nnet(py::module_& m) {
       }, py::arg("x"), py::arg("with_hidden") = false,
       "Outputs (N, 5) for inputs (N, inputs); with_hidden=True also returns the hidden activations.");
 
-  // A snapshot of a net: the evaluator copies it, so changing the Python net afterwards (even from
-  // another thread while a search runs without the GIL) does not touch a running search.
   // The shipped nets as one evaluator (net_suite.h); tavli.nn builds it from the package's files.
   py::class_<NetSuite, std::shared_ptr<NetSuite>>(m, "NetSuite", "One net per variant, the heuristic elsewhere.")
       .def(py::init<>())
@@ -139,6 +137,8 @@ void bind_nnet(py::module_& m) {
              return s.net_for(variant_from_name(variant)) != nullptr;
            }, py::arg("variant"));
 
+  // A snapshot of a net: the evaluator copies it, so changing the Python net afterwards (even from
+  // another thread while a search runs without the GIL) does not touch a running search.
   py::class_<NeuralEvaluator, std::shared_ptr<NeuralEvaluator>>(m, "NeuralEvaluator",
                                                                 "Static evaluation by a net (a copy of it).")
       .def(py::init([](const NeuralNet& net) {

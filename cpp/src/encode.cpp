@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tavli/eval.h"
 #include "tavli/hit_features.h"
 
 namespace tavli {
@@ -103,7 +104,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
       *o++ = shots(me, them) / 36.0f;
       *o++ = trapping_prime(me, them) / 6.0f;
     }
-    *o++ = in_contact(pos.side[0], pos.side[1]);
+    *o++ = !is_race(pos, rules);  // eval.h: no checker has an opposing one ahead of it
   }
   if (dice) {
     std::fill(o, o + 21, 0.0f);

@@ -73,11 +73,4 @@ int trapping_prime(const SideState& me, const SideState& them) {
   return longest;
 }
 
-bool in_contact(const SideState& a, const SideState& b) {
-  // a's rearmost at route index ra has b's rearmost ahead of it when b's is at a's 23 - rb > ra.
-  const int ra = rearmost(a), rb = rearmost(b);
-  if (ra >= kPoints || rb >= kPoints) return false;
-  return ra + rb < kPoints - 1;
-}
-
 }  // namespace tavli

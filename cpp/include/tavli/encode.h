@@ -10,7 +10,7 @@
 //   "expert" (the hitting games; 205 units): "tesauro"'s 198, then per side (mover, opponent):
 //               pips / 167, shots / 36 (rolls of the other side that hit one of its blots),
 //               trapping prime / 6 (the other side's longest run of made points ahead of its
-//               rearmost checker); then in contact (1) or a pure race (0). hit_features.h.
+//               rearmost checker); then in contact (1) or a pure race (0: eval.h is_race). hit_features.h.
 //   "plakoto" (198 units): per side: for r = 0..23: [n >= 1, n >= 2, (n - 2) / 13 if n > 2 else 0,
 //               pinned]  (96), off / 15, mother pinned (its r0 holds one pinned checker)  (2);
 //               then [white to move, black to move]

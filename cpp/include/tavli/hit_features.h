@@ -24,8 +24,4 @@ int shots(const SideState& me, const SideState& them);
 // checker (the bar counts as behind every point); 0 if `me` has no checker on the board or bar.
 int trapping_prime(const SideState& me, const SideState& them);
 
-// True while some checker of one side still has a checker of the other ahead of it on its route
-// (hits remain possible); false in a pure race.
-bool in_contact(const SideState& a, const SideState& b);
-
 }  // namespace tavli
