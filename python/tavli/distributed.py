@@ -144,16 +144,32 @@ def _concatenate(parts: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndar
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-# --- games ---------------------------------------------------------------------------------------
-def _simulate_shard(kwargs: dict[str, Any], first: int, count: int) -> dict[str, np.ndarray]:
-    from .sim import simulate as local
-
-    return local(games=count, **_shifted(kwargs, "first_game", first))
-
-
+# --- runs of consecutive games: simulations, matches, self-play data ------------------------------
 def _shifted(kwargs: Mapping[str, Any], key: str, by: int) -> dict[str, Any]:
     """kwargs with kwargs[key] (a run's first game or match) moved on by a shard's offset."""
     return {**kwargs, key: kwargs[key] + by}
+
+
+def _counted_shard(args: tuple[Callable[..., Any], str, str, dict[str, Any]], first: int,
+                   count: int) -> dict[str, np.ndarray]:
+    """Games (or matches) first .. first + count - 1 of a run: the local call on that part."""
+    local, count_key, first_key, kwargs = args
+    return local(**{count_key: count}, **_shifted(kwargs, first_key, first))
+
+
+def _counted_run(local: Callable[..., Any], count_key: str, first_key: str, count: Any, limit: int,
+                 kwargs: dict[str, Any], *, progress: Any, address: Any, shard: Any, retries: Any,
+                 threads: Any) -> dict[str, np.ndarray]:
+    """A run of `count` games (or matches) of local(**kwargs) sharded on the cluster: the local call
+    on none checks every argument (and is the answer for none), the shards' arrays in order."""
+    from .sim import _int_arg
+
+    empty = local(**{count_key: 0}, **kwargs)
+    count = _int_arg(count_key, count, 0, limit)
+    settings = _Settings(progress, count_key, address, shard, retries, _int_arg("threads", threads, 1, 1024))
+    if count == 0:
+        return empty
+    return _concatenate(settings.run(_counted_shard, (local, count_key, first_key, kwargs), count))
 
 
 def simulate(
@@ -177,22 +193,12 @@ def simulate(
     game index). Each task plays `shard` consecutive games (default: about games / (4 x the tasks
     the cluster runs at once)) in `threads` C++ threads on as many CPUs. `players` travel to the
     workers as given (a tavli.nn.Net pickles). `retries`: re-runs of a task whose worker died."""
-    from .sim import _int_arg, simulate as local
+    from .sim import simulate as local
 
     kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
                   trajectories=trajectories, first_game=first_game, **options)
-    empty = local(games=0, **kwargs)  # the local call on no games checks every argument
-    games = _int_arg("games", games, 0, 100_000_000)
-    settings = _Settings(progress, "games", address, shard, retries, _int_arg("threads", threads, 1, 1024))
-    if games == 0:
-        return empty
-    return _concatenate(settings.run(_simulate_shard, kwargs, games))
-
-
-def _matches_shard(kwargs: dict[str, Any], first: int, count: int) -> dict[str, np.ndarray]:
-    from .sim import simulate_matches as local
-
-    return local(matches=count, **_shifted(kwargs, "first_match", first))
+    return _counted_run(local, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
+                        address=address, shard=shard, retries=retries, threads=threads)
 
 
 def simulate_matches(
@@ -214,23 +220,12 @@ def simulate_matches(
     retries: int = DEFAULT_RETRIES,
 ) -> dict[str, np.ndarray]:
     """tavli.simulate_matches on a Ray cluster: the same arrays, match i seeded by (seed, i)."""
-    from .sim import _int_arg, simulate_matches as local
+    from .sim import simulate_matches as local
 
     kwargs = dict(kind=kind, players=players, target=target, seed=seed, threads=threads, options=options,
                   opening=opening, next_starter=next_starter, max_plies=max_plies, first_match=first_match)
-    empty = local(matches=0, **kwargs)  # checks every argument
-    matches = _int_arg("matches", matches, 0, 10_000_000)
-    settings = _Settings(progress, "matches", address, shard, retries, _int_arg("threads", threads, 1, 1024))
-    if matches == 0:
-        return empty
-    return _concatenate(settings.run(_matches_shard, kwargs, matches))
-
-
-# --- self-play training data ---------------------------------------------------------------------
-def _self_play_shard(kwargs: dict[str, Any], first: int, count: int) -> dict[str, np.ndarray]:
-    from .selfplay import self_play_data as local
-
-    return local(games=count, **_shifted(kwargs, "first_game", first))
+    return _counted_run(local, "matches", "first_match", matches, 10_000_000, kwargs, progress=progress,
+                        address=address, shard=shard, retries=retries, threads=threads)
 
 
 def self_play_data(
@@ -254,16 +249,11 @@ def self_play_data(
 ) -> dict[str, np.ndarray]:
     """tavli.selfplay.self_play_data on a Ray cluster: the same rows, encoded on the workers."""
     from .selfplay import self_play_data as local
-    from .sim import _int_arg
 
     kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
                   features=features, encoding=encoding, roll_units=roll_units, first_game=first_game, **options)
-    empty = local(games=0, **kwargs)  # checks every argument
-    games = _int_arg("games", games, 0, 100_000_000)
-    settings = _Settings(progress, "games", address, shard, retries, _int_arg("threads", threads, 1, 1024))
-    if games == 0:
-        return empty
-    return _concatenate(settings.run(_self_play_shard, kwargs, games))
+    return _counted_run(local, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
+                        address=address, shard=shard, retries=retries, threads=threads)
 
 
 # --- rollouts ------------------------------------------------------------------------------------

@@ -166,3 +166,12 @@ class Game:
         if o is not None:
             lines.append(f"game over: {o}")
         return "\n".join(lines)
+
+    def render_in(self, mode: str) -> str | None:
+        """What an environment's render() gives in `mode` (both environments' render modes):
+        "ansi" returns the text, "human" prints it."""
+        text = self.render()
+        if mode == "ansi":
+            return text
+        print(text)
+        return None

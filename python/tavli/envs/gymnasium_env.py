@@ -112,11 +112,7 @@ class TavliEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: give render_mode='ansi' or 'human'")
             return None
-        text = self.game.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render_in(self.render_mode)
 
 
 def _start_position(options: Any) -> Any:

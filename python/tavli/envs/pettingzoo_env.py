@@ -116,11 +116,7 @@ class TavliAECEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.game.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render_in(self.render_mode)
 
     def close(self) -> None:
         pass
