@@ -141,17 +141,15 @@ def gnubg_game(gnubg: Any, net: tavli.nn.Net, net_seat: int, dice: Sequence[tupl
             play = plays[0]
         else:
             _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, b=1)
-            play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.copy().play(p).to_array())) == key),
-                        None)
+            play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key), None)
             if play is None:
                 raise RuntimeError(f"gnubg's play {key} is not among tavli's plays (position {board.id()})")
         board.push(play)
     outcome = board.outcome()
     if outcome is None:
         raise RuntimeError("a backgammon game outlasted its dice")
-    # Who won: seat 0 moved on even turns; outcome.winner is relative to the board's colours.
-    net_colour = net_seat  # seat 0 plays White
-    return outcome.points if outcome.winner == net_colour else -outcome.points
+    # Seat 0 plays White (it moves on even turns), and outcome.winner is a colour.
+    return outcome.points if outcome.winner == net_seat else -outcome.points
 
 
 def run_gnubg(args: argparse.Namespace) -> None:

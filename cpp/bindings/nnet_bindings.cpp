@@ -130,9 +130,10 @@ void bind_nnet(py::module_& m) {
   // The shipped nets as one evaluator (net_suite.h); tavli.nn builds it from the package's files.
   py::class_<NetSuite, std::shared_ptr<NetSuite>>(m, "NetSuite", "One net per variant, the heuristic elsewhere.")
       .def(py::init<>())
-      .def("assign", [](NetSuite& s, const std::string& variant, const NeuralNet& net) {
-             s.assign(variant_from_name(variant), std::make_shared<const NeuralNet>(net));
-           }, py::arg("variant"), py::arg("net"), "Serve `variant` with a copy of `net` (before any use).")
+      .def("assign", [](NetSuite& s, const std::vector<std::string>& variants, const NeuralNet& net) {
+             const auto copy = std::make_shared<const NeuralNet>(net);  // one copy serves them all
+             for (const std::string& v : variants) s.assign(variant_from_name(v), copy);
+           }, py::arg("variants"), py::arg("net"), "Serve `variants` with a copy of `net` (before any use).")
       .def("serves", [](const NetSuite& s, const std::string& variant) {
              return s.net_for(variant_from_name(variant)) != nullptr;
            }, py::arg("variant"));

@@ -73,7 +73,7 @@ def cmd_plays(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluator(name: str, variant: str):
+def _evaluator(name: str):
     """--evaluator: "nets" (the default: the game's shipped net), "heuristic", or a weight file."""
     if name in ("nets", "heuristic"):
         return None if name == "nets" else name
@@ -83,13 +83,13 @@ def _evaluator(name: str, variant: str):
 
 
 def _describe_evaluator(evaluator, variant: str) -> str:
-    from .nn import Net, shipped, shipped_manifest
+    from .nn import Net, family, shipped_manifest
 
     if isinstance(evaluator, Net):
         return f"net {evaluator.family} {evaluator.inputs}-{evaluator.hidden}-5 ({evaluator.encoding})"
     if evaluator == "heuristic":
         return "heuristic"
-    entry = shipped_manifest().get(shipped(variant).family) if shipped(variant) is not None else None
+    entry = shipped_manifest().get(family(variant))
     if entry is None or variant not in entry["variants"]:
         return "heuristic (no shipped net serves this game)"
     layers = "-".join(map(str, entry["layers"]))
@@ -107,7 +107,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if board.is_game_over():
         print(f"the game is over: {board.outcome()}")
         return 0
-    evaluator = _evaluator(args.evaluator, board.variant)
+    evaluator = _evaluator(args.evaluator)
     ev = board.evaluate(plies=min(args.plies, 2), evaluator=evaluator)
     p = ev.probabilities
     print(f"evaluator: {_describe_evaluator(evaluator, board.variant)}")
@@ -247,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     p_sim = sub.add_parser("simulate", help="self-play many games in C++ threads and summarise the results")
     p_sim.add_argument("--variant", default="fevga", help="game (default fevga)")
     p_sim.add_argument("--games", type=int, default=10000)
-    p_sim.add_argument("--players", default="greedy,random", help="white,black: random, greedy (the game's net), heuristic, search:N, heuristic:N")
+    p_sim.add_argument("--players", default="greedy,random",
+                       help="white,black: random, greedy (the game's net), heuristic, search:N, heuristic:N")
     p_sim.add_argument("--threads", type=int, default=1)
     p_sim.add_argument("--seed", type=int, default=0)
     p_sim.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")

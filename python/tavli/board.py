@@ -332,9 +332,10 @@ class Board(_core.Board):
         `trials` times with `player` on both sides ('greedy', 'heuristic', 'random', 'search:N', a
         net, as in tavli.simulate; `evaluator` ("heuristic" or a tavli.nn.Net), when given,
         replaces the player's evaluator, also at truncation), each game to the end or for
-        `truncate` plies and then valued by the evaluator. Trial i draws from its own generator (seed, i), so results do not depend on
-        `threads`. The first roll is stratified over the 36 outcomes (use a multiple of 36 trials),
-        the second too in complete blocks of 1296: cpp/include/tavli/rollout.h. Releases the GIL.
+        `truncate` plies and then valued by the evaluator. Trial i draws from its own generator
+        (seed, i), so results do not depend on `threads`. The first roll is stratified over the 36
+        outcomes (use a multiple of 36 trials), the second too in complete blocks of 1296:
+        cpp/include/tavli/rollout.h. Releases the GIL.
         `backend="ray"`: the trials sharded on a Ray cluster, the same result bit for bit
         (tavli.distributed.rollout; `ray_address` or an already initialised Ray session)."""
         from .analysis import Probabilities, Rollout

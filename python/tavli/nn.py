@@ -70,9 +70,7 @@ def default_evaluator() -> Any:
     the heuristic elsewhere. Built once per process and never changed (threads share it)."""
     suite = _core.NetSuite()
     for fam, entry in shipped_manifest().items():
-        net = _load_shipped(fam)
-        for variant in entry["variants"]:
-            suite.assign(variant, net._net)
+        suite.assign(entry["variants"], _load_shipped(fam)._net)
     return suite
 
 
