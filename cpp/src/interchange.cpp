@@ -23,6 +23,19 @@ std::array<int, 25> gnubg_slots(const SideState& s) {
   return a;
 }
 
+// The bytes of a gnubg ID of `chars` base64 characters; InvalidPosition names `what` otherwise.
+std::vector<std::uint8_t> decode_gnubg_id(const std::string& id, std::size_t chars, const char* what) {
+  if (id.size() != chars)
+    throw InvalidPosition(std::string("GNU Backgammon ") + what + " must have " + std::to_string(chars) +
+                          " base64 characters, got " + std::to_string(id.size()));
+  std::vector<std::uint8_t> key;
+  const long bad = base64_decode(id, kBase64Standard, key);
+  if (bad >= 0)
+    throw InvalidPosition(std::string("GNU Backgammon ") + what + ": invalid character " +
+                          describe_char(id[static_cast<std::size_t>(bad)]) + " (base64 expected)");
+  return key;
+}
+
 }  // namespace
 
 std::string gnubg_position_id(const Position& pos) {
@@ -45,13 +58,7 @@ Position position_from_gnubg_id(const std::string& id_in, const Rules& rules) {
   require_backgammon_movement(rules, "a GNU Backgammon Position ID");
   std::string id = id_in;
   while (!id.empty() && id.back() == '=') id.pop_back();
-  if (id.size() != 14)
-    throw InvalidPosition("GNU Backgammon Position ID must have 14 base64 characters, got " + std::to_string(id.size()));
-  std::vector<std::uint8_t> key;
-  const long bad = base64_decode(id, kBase64Standard, key);
-  if (bad >= 0)
-    throw InvalidPosition("GNU Backgammon Position ID: invalid character " + describe_char(id[static_cast<std::size_t>(bad)]) +
-                          " (base64 expected)");
+  const std::vector<std::uint8_t> key = decode_gnubg_id(id, 14, "Position ID");
   int bit_index = 0;
   auto get = [&]() {
     if (bit_index >= 80) throw InvalidPosition("GNU Backgammon Position ID: the bit string runs past 80 bits");
@@ -130,13 +137,7 @@ std::string gnubg_match_id(const GnubgMatchId& m) {
 }
 
 GnubgMatchId parse_gnubg_match_id(const std::string& id) {
-  if (id.size() != 12)
-    throw InvalidPosition("GNU Backgammon Match ID must have 12 base64 characters, got " + std::to_string(id.size()));
-  std::vector<std::uint8_t> key;
-  const long bad = base64_decode(id, kBase64Standard, key);
-  if (bad >= 0)
-    throw InvalidPosition("GNU Backgammon Match ID: invalid character " + describe_char(id[static_cast<std::size_t>(bad)]) +
-                          " (base64 expected)");
+  std::vector<std::uint8_t> key = decode_gnubg_id(id, 12, "Match ID");
   key.resize(9);
   GnubgMatchId m;
   m.cube.value = 1 << get_bits(key, 0, 4);

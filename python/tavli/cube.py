@@ -105,24 +105,23 @@ def _met_arg(met: Any) -> MatchEquityTable:
     raise ValueError(f"met must be None, a MatchEquityTable or a table's name/path, got {met!r}")
 
 
+def _state_arg(value: Any, kind: type, what: str) -> Any:
+    """None (the default state), an instance of `kind`, or a dict of its fields."""
+    if value is None:
+        return kind()
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, dict):
+        return kind(**value)
+    raise ValueError(f"{what} must be None, a {kind.__name__} or a dict of its fields, got {value!r}")
+
+
 def _cube_arg(cube: Any) -> CubeState:
-    if cube is None:
-        return CubeState()
-    if isinstance(cube, CubeState):
-        return cube
-    if isinstance(cube, dict):
-        return CubeState(**cube)
-    raise ValueError(f"cube must be None, a CubeState or a dict of its fields, got {cube!r}")
+    return _state_arg(cube, CubeState, "cube")
 
 
 def _match_arg(match: Any) -> MatchState:
-    if match is None:
-        return MatchState()
-    if isinstance(match, MatchState):
-        return match
-    if isinstance(match, dict):
-        return MatchState(**match)
-    raise ValueError(f"match must be None (money play), a MatchState or a dict of its fields, got {match!r}")
+    return _state_arg(match, MatchState, "match (None: money play)")
 
 
 @dataclass(frozen=True)
