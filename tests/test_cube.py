@@ -372,3 +372,24 @@ def test_bad_xgid_cube_and_score_fields(fields, message):
         parts[i] = v
     with pytest.raises(ValueError, match=message):
         tavli.parse_position(":".join(parts))
+
+
+# ---- the command line -----------------------------------------------------------------------
+
+def test_cli_analyze_prints_the_cube_decision(capsys):
+    from tavli.__main__ import main
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:9:10"  # cube 2 White's, 9-point match 3-4
+    assert main(["analyze", xgid, "--plies", "0", "--dice", "3-1", "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    board, cube, match = tavli.parse_position(xgid)
+    d = board.cube_decision(cube, match)
+    assert "cube 2 owned by white, 9-point match, white 3 black 4" in out
+    assert f"no double    {d.nd:+.4f}  (MWC {d.nd_mwc:.4f})" in out
+    assert f"double/take  {d.dt:+.4f}" in out and f"proper action: {d.action}" in out
+    # Flags override the ID; a cubeless game refuses the cube by name.
+    assert main(["analyze", xgid, "--plies", "0", "--dice", "3-1", "--cube", "1", "--score", "0-0"]) == 0
+    assert "cube 1, 9-point match, white 0 black 0" in capsys.readouterr().out
+    assert main(["analyze", "--start", "--variant", "tavla", "--cube", "2:white"]) == 2
+    assert "tavla has no doubling cube" in capsys.readouterr().err
+    assert main(["analyze", "--start", "--variant", "backgammon", "--score", "7-0", "--length", "7"]) == 2

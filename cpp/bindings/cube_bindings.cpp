@@ -219,12 +219,11 @@ void bind_cube(py::module_& m) {
     CubeState cube;
     MatchState match;
     const Position pos = position_from_xgid(text, rules, &turn, &cube, &match);
-    // A cubeless game takes the match score but not the cube fields (XG's default cap is no cube use).
+    // A cubeless game takes the match score but refuses a turned cube or money options; every
+    // XGID carries a maximum cube (XG's default 10), which such a game drops.
     if (!rules.info().takes_cube) {
-      const CubeState plain = cube;
-      cube = CubeState{};
-      validate_for(rules.info(), plain.value == 1 && plain.centred() && !plain.jacoby && !plain.beavers ? cube : plain,
-                   match);
+      cube.max_cube = 0;
+      validate_for(rules.info(), cube, match);
     }
     return py::make_tuple(Game(rules, pos, turn), cube, match);
   });
