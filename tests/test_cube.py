@@ -393,3 +393,31 @@ def test_cli_analyze_prints_the_cube_decision(capsys):
     assert main(["analyze", "--start", "--variant", "tavla", "--cube", "2:white"]) == 2
     assert "tavla has no doubling cube" in capsys.readouterr().err
     assert main(["analyze", "--start", "--variant", "backgammon", "--score", "7-0", "--length", "7"]) == 2
+
+
+def test_every_valid_state_up_to_seven_points_gives_finite_answers():
+    import random
+
+    rng = random.Random(15)
+    checked = 0
+    for length in range(1, 8):
+        for s0 in range(length):
+            for s1 in range(length):
+                for crawford in (False, True):
+                    for value, owner in ((1, None), (2, 0), (2, 1), (4, 0), (4, 1), (8, 1)):
+                        try:
+                            match = MatchState(length, (s0, s1), crawford)
+                            cube = CubeState(value, owner=owner)
+                            tc.cube_decision(BG, cube, match, probabilities=(0.5,) + NO_GAMMONS)
+                        except ValueError:
+                            continue  # an impossible state (validation has its own tests)
+                        w = rng.random()
+                        g = rng.random() * w
+                        lg = rng.random() * (1 - w)
+                        p = (w, g, g * rng.random(), lg, lg * rng.random())
+                        d = decide(p, rng.choice((0.0, 0.6, 0.68, 1.0)), cube=cube, match=match)
+                        values = [d.nd, d.nd_mwc] + ([d.dt, d.dp, d.dt_mwc, d.dp_mwc] if d.available else [])
+                        assert all(v == v and abs(v) < 1e6 for v in values), (match, cube, p, d)
+                        assert all(-1e-9 <= v <= 1 + 1e-9 for v in (d.nd_mwc, d.dt_mwc, d.dp_mwc) if v is not None)
+                        checked += 1
+    assert checked > 300

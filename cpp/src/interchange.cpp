@@ -2,6 +2,7 @@
 
 #include "tavli/base64.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
@@ -131,8 +132,7 @@ std::string gnubg_match_id(const GnubgMatchId& m) {
   put_bits(key, 36, 15, static_cast<unsigned>(m.match.score[0]));
   put_bits(key, 51, 15, static_cast<unsigned>(m.match.score[1]));
   put_bits(key, 66, 1, !(m.match.money() && m.cube.jacoby));
-  // base64 takes bits most significant first; the Match ID packs them least significant first
-  // within each byte, as the Position ID does, so the same 8-bit groups go in.
+  // Bytes in order, each written most significant bit first by base64: the Position ID's way.
   return base64_encode(key, sizeof key, kBase64Standard);
 }
 
@@ -184,7 +184,8 @@ std::string xgid(const Position& pos, Player to_move, const CubeState& cube, con
   validate(cube, match);
   const int owner = cube.centred() ? 0 : cube.owner == kWhite ? 1 : -1;
   const int flags = match.money() ? (cube.jacoby ? 1 : 0) | (cube.beavers ? 2 : 0) : (match.crawford ? 1 : 0);
-  const int max_log2 = match.money() && cube.max_cube ? log2_of(cube.max_cube) : 10;
+  // No cap (and matches): XG's default 10, or the cube's own log2 where the cube is bigger still.
+  const int max_log2 = match.money() && cube.max_cube ? log2_of(cube.max_cube) : std::max(10, log2_of(cube.value));
   return "XGID=" + s + ":" + std::to_string(log2_of(cube.value)) + ":" + std::to_string(owner) + ":" +
          (to_move == kWhite ? "1" : "-1") + ":00:" + std::to_string(match.score[0]) + ":" +
          std::to_string(match.score[1]) + ":" + std::to_string(flags) + ":" + std::to_string(match.length) + ":" +
