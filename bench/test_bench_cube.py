@@ -11,9 +11,17 @@ import pytest
 import tavli
 from tavli import _core
 from tavli.cube import default_met
-from conftest import SEED, record_ms
+from conftest import RESULTS, SEED
 
 PROBS = [0.521514, 0.153921, 0.007563, 0.129847, 0.007546]
+def record_us(name: str, benchmark, calls: int) -> None:
+    """Stores the time per call in microseconds, for `calls` calls per benchmarked round."""
+    if benchmark.stats is None:
+        return
+    best, mean = benchmark.stats.stats.min, benchmark.stats.stats.mean
+    RESULTS[name] = {"rate": 1e6 * best / calls, "mean_rate": 1e6 * mean / calls, "unit": "us", "seconds": best}
+
+
 STATES = {"money": tavli.MatchState(), "7-point 4-2": tavli.MatchState(7, (4, 2))}
 
 
@@ -29,18 +37,18 @@ def test_formula_through_binding(benchmark, state):
     met, match, cube = default_met(), STATES[state], tavli.CubeState()
     calls = 1000
     benchmark(lambda: [_core._cube_decision(PROBS, cube, match, 0, 0.68, met) for _ in range(calls)])
-    record_ms(f"cube formula via binding ({state})", benchmark, calls)
+    record_us(f"cube formula via binding ({state})", benchmark, calls)
 
 
 @pytest.mark.parametrize("state", list(STATES))
 def test_board_cube_decision_given_probabilities(benchmark, state, boards):
     match = STATES[state]
     benchmark(lambda: [b.cube_decision(match=match, probabilities=PROBS) for b in boards])
-    record_ms(f"Board.cube_decision, given probs ({state})", benchmark, len(boards))
+    record_us(f"Board.cube_decision, given probs ({state})", benchmark, len(boards))
 
 
 @pytest.mark.parametrize("state", list(STATES))
 def test_board_cube_decision_shipped_net(benchmark, state, boards):
     match = STATES[state]
     benchmark(lambda: [b.cube_decision(match=match) for b in boards])
-    record_ms(f"Board.cube_decision, net 0-ply ({state})", benchmark, len(boards))
+    record_us(f"Board.cube_decision, net 0-ply ({state})", benchmark, len(boards))
