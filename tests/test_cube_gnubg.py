@@ -111,7 +111,7 @@ def test_gnubg_match_ids_from_its_own_commands():
         assert (back["cube"], back["match"], back["on_roll"]) == (cube, match, m["on_roll"])
 
 
-@pytest.mark.skipif(not os.path.exists(os.environ.get("GNUBG", "/usr/games/gnubg")) and not shutil.which("gnubg"),
+@pytest.mark.skipif(not (os.environ.get("GNUBG") or shutil.which("gnubg") or os.path.exists("/usr/games/gnubg")),
                     reason="GNU Backgammon is not installed")
 def test_live_gnubg_sample():
     sys.path.insert(0, os.path.join(HERE, "..", "tools"))

@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,8 +29,9 @@ import tavli
 from tavli import _core
 from tavli.cube import CubeState, MatchState, gnubg_id
 
-GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
-MET_FILE = "/usr/share/gnubg/met/Kazaross-XG2.xml"
+GNUBG = os.environ.get("GNUBG") or shutil.which("gnubg") or "/usr/games/gnubg"
+# gnubg reads the table tavli ships (a copy of gnubg's own met/Kazaross-XG2.xml).
+MET_FILE = os.path.join(os.path.dirname(tavli.__file__), "met", "Kazaross-XG2.xml")
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "data", "gnubg_cube_reference.json")
 
