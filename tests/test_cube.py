@@ -421,3 +421,16 @@ def test_every_valid_state_up_to_seven_points_gives_finite_answers():
                         assert all(-1e-9 <= v <= 1 + 1e-9 for v in (d.nd_mwc, d.dt_mwc, d.dp_mwc) if v is not None)
                         checked += 1
     assert checked > 300
+
+
+def test_decide_is_the_pure_function_behind_board_cube_decision():
+    p = (0.62, 0.18, 0.01, 0.09, 0.004)
+    match = MatchState(7, (1, 3))
+    pure = tc.decide(p, None, match, mover=1, efficiency=0.68)
+    black = tavli.Board.from_gnubg_id(BG.gnubg_id(), turn=1)
+    d = black.cube_decision(match=match, probabilities=p)
+    assert (pure.nd, pure.dt, pure.dp, pure.nd_mwc, pure.action, pure.take) == (d.nd, d.dt, d.dp, d.nd_mwc, d.action,
+                                                                                 d.take)
+    assert d.cube_class == "contact" and pure.cube_class == "given"
+    with pytest.raises(ValueError, match="mover"):
+        tc.decide(p, mover=2)

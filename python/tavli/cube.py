@@ -12,6 +12,7 @@ picks the defaults (money play, the Kazaross-XG2 table) and shapes the results.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import xml.etree.ElementTree as ET
@@ -31,6 +32,7 @@ __all__ = [
     "MatchEquityTable",
     "MatchState",
     "cube_decision",
+    "decide",
     "default_met",
     "gnubg_id",
     "load_met",
@@ -169,9 +171,25 @@ def _probabilities_arg(p: Any) -> Probabilities:
     return Probabilities(*values)
 
 
+def decide(probabilities: Any, cube: Any = None, match: Any = None, *, mover: int = 0, efficiency: float = 0.68,
+           met: Any = None) -> CubeDecision:
+    """The 0-ply cube decision as a pure function of cubeless probabilities (no board): `mover`
+    the player (0/1) to move, `efficiency` the cube efficiency x (gnubg's classes: contact 0.68,
+    race 0.6..0.7 from the pips, bear-off 0.6)."""
+    cube_s, match_s = _cube_arg(cube), _match_arg(match)
+    probs = _probabilities_arg(probabilities)
+    if isinstance(mover, bool) or mover not in (0, 1):
+        raise ValueError(f"mover must be player 0 or 1, got {mover!r}")
+    r = _core._cube_decision(list(probs), cube_s, match_s, mover, float(efficiency), _met_arg(met))
+    available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff = r
+    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, "given", None,
+                        cube_s, match_s)
+
+
 def cube_decision(board: "Board", cube: Any = None, match: Any = None, plies: int = 0, probabilities: Any = None, *,
                   met: Any = None, efficiency: float | None = None, evaluator: Any = None) -> CubeDecision:
-    """The cube decision for board's side to move (Board.cube_decision's body)."""
+    """The cube decision for board's side to move (Board.cube_decision's body): decide() with the
+    board's mover and position class, on the caller's probabilities or the board's evaluation."""
     cube_s, match_s = _cube_arg(cube), _match_arg(match)
     _core._validate_cube_for(board.variant, cube_s, match_s)
     if not _core._variant_takes_cube(board.variant):
@@ -181,18 +199,15 @@ def cube_decision(board: "Board", cube: Any = None, match: Any = None, plies: in
     if probabilities is None:
         # The cubeless n-ply probabilities into the 0-ply cubeful formula; true cubeful n-ply search
         # (cube decisions inside the tree) is issue 15 item 4, not built yet.
-        probs = board.evaluate(plies, evaluator=evaluator).probabilities
+        probabilities = board.evaluate(plies, evaluator=evaluator).probabilities
         used_plies: int | None = plies
     else:
-        probs = _probabilities_arg(probabilities)
         used_plies = None
     cls, x = _core._cube_efficiency(board)
     if efficiency is not None:
         cls, x = "given", float(efficiency)
-    r = _core._cube_decision(list(probs), cube_s, match_s, board.turn, x, _met_arg(met))
-    available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff = r
-    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, used_plies,
-                        cube_s, match_s)
+    d = decide(probabilities, cube_s, match_s, mover=board.turn, efficiency=x, met=met)
+    return dataclasses.replace(d, cube_class=cls, plies=used_plies)
 
 
 def parse_position(text: str, variant: str = "backgammon", **options: Any) -> "tuple[Board, CubeState, MatchState]":
