@@ -32,14 +32,13 @@ py::object maybe(double v) { return std::isnan(v) ? py::object(py::none()) : py:
 Probabilities probabilities_arg(const std::vector<double>& v) {
   if (v.size() < 5 || v.size() > 7)
     throw std::invalid_argument("probabilities: (win, win_double, win_triple, lose_double, lose_triple[, draw, margin])");
+  // tavli.Probabilities' field order.
+  static constexpr float Probabilities::*kFields[] = {&Probabilities::win,         &Probabilities::win_double,
+                                                      &Probabilities::win_triple,  &Probabilities::lose_double,
+                                                      &Probabilities::lose_triple, &Probabilities::draw,
+                                                      &Probabilities::margin};
   Probabilities p;
-  p.win = static_cast<float>(v[0]);
-  p.win_double = static_cast<float>(v[1]);
-  p.win_triple = static_cast<float>(v[2]);
-  p.lose_double = static_cast<float>(v[3]);
-  p.lose_triple = static_cast<float>(v[4]);
-  if (v.size() > 5) p.draw = static_cast<float>(v[5]);
-  if (v.size() > 6) p.margin = static_cast<float>(v[6]);
+  for (std::size_t i = 0; i < v.size(); ++i) p.*kFields[i] = static_cast<float>(v[i]);
   return p;
 }
 
