@@ -21,6 +21,7 @@ using namespace tavli;
 
 void bind_nnet(py::module_& m);     // nnet_bindings.cpp
 void bind_rollout(py::module_& m);  // rollout_bindings.cpp
+void bind_cube(py::module_& m);     // cube_bindings.cpp
 
 namespace {
 
@@ -726,4 +727,5 @@ PYBIND11_MODULE(_core, m) {
 
   bind_nnet(m);
   bind_rollout(m);
+  bind_cube(m);
 }

@@ -74,7 +74,7 @@ std::vector<VariantInfo> build_table() {
   t.push_back({Variant::Tavla, "tavla", {"tavla-tr", "τάβλα"}, Movement::Contrary, Contact::Hit,
                StartLayout::Backgammon, false, {}});
   t.push_back({Variant::Backgammon, "backgammon", {"bg", "gnubg"}, Movement::Contrary, Contact::Hit,
-               StartLayout::Backgammon, true, {}});
+               StartLayout::Backgammon, true, {}, true});
   t.push_back({Variant::Narde, "narde", {"long-narde", "long_nardy", "nardy", "нарды", "длинные нарды"},
                Movement::Parallel, Contact::Block, StartLayout::Stack, false,
                {{"head_doubles", {{"643", "6-4-3"}, {"64", "6-4"}}, 0, false,
@@ -105,13 +105,14 @@ std::vector<VariantInfo> build_table() {
                  "reading, W-MOVE)"},
                 kin_runner_threshold_option(), runner_release_option(), dead_position_option()}});
   t.push_back({Variant::Nackgammon, "nackgammon", {"nack"}, Movement::Contrary, Contact::Hit,
-               StartLayout::Nackgammon, true, {}});
+               StartLayout::Nackgammon, true, {}, true});
   t.push_back({Variant::Hypergammon, "hypergammon", {"hyper", "hypergammon3"}, Movement::Contrary, Contact::Hit,
                StartLayout::Hyper, true,
                {{"checkers", {{"3"}, {"2"}, {"1"}}, 0, true, "checkers per side (gnubg hypergammon1..3)"},
                 {"jacoby_always", {{"false", "no", "0", "off"}, {"true", "yes", "1", "on"}}, 0, false,
                  "gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube "
-                 "yet, so every win is then single (H-JACOBY)"}}});
+                 "yet, so every win is then single (H-JACOBY)"}},
+               true});
   return t;
 }
 

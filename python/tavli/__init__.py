@@ -16,6 +16,7 @@ from .match import Match
 from .analysis import Analysis, AnalyzedPlay, Evaluation, Probabilities
 from .batch import encode, evaluate_batch
 from .sim import simulate, simulate_matches
+from .cube import CubeDecision, CubeState, MatchEquityTable, MatchState, parse_position
 from . import nn
 
 __version__ = "0.1.0"
@@ -31,6 +32,11 @@ def variants() -> list[str]:
 
 __all__ = [
     "Analysis",
+    "CubeDecision",
+    "CubeState",
+    "MatchEquityTable",
+    "MatchState",
+    "parse_position",
     "AnalyzedPlay",
     "Evaluation",
     "Probabilities",

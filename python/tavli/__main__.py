@@ -35,10 +35,21 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _is_foreign_id(text: str) -> bool:
+    """An XGID or gnubg's "PositionID:MatchID" (they carry the cube and the score)."""
+    import re
+
+    return text.startswith("XGID=") or re.fullmatch(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}", text) is not None
+
+
 def _board(args: argparse.Namespace) -> Board:
     if args.id:
         if args.option:
             raise ValueError("--option cannot be combined with --id (the ID names its options)")
+        if _is_foreign_id(args.id):
+            from .cube import parse_position
+
+            return parse_position(args.id, args.variant if args.variant != "fevga" else "backgammon")[0]
         return Board.from_id(args.id)
     options = _options(args.option)
     if args.start:
@@ -113,6 +124,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     print(f"evaluator: {_describe_evaluator(evaluator, board.variant)}")
     print(f"before the roll ({ev.plies}-ply): equity {ev.equity:+.3f}  win {p.win:.3f}  "
           f"win2 {p.win_double:.3f}  lose2 {p.lose_double:.3f}")
+    state = _cube_and_match(args, board)
+    if state is not None:
+        _print_cube_decision(board, *state, p, min(args.plies, 2))
     for dice in _rolls(args.dice or "6-5"):
         t0 = time.perf_counter()
         a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
@@ -130,6 +144,65 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         if len(a) > args.limit and not args.all:
             print(f"    ... {len(a) - args.limit} more (--all to list them)")
     return 0
+
+
+def _cube_and_match(args: argparse.Namespace, board: Board):
+    """The cube and match state from --cube/--score/--length/--crawford/--jacoby/--beavers and an
+    XGID or "PositionID:MatchID" position (the flags override it); None when none was given."""
+    from .cube import CubeState, MatchState, parse_position
+
+    flags = (args.cube, args.score, args.length, args.crawford, args.jacoby, args.beavers)
+    from_id = bool(args.id) and _is_foreign_id(args.id)
+    if not from_id and not any(f not in (None, False) for f in flags):
+        return None
+    cube, match = (parse_position(args.id, board.variant)[1:] if from_id else (CubeState(), MatchState()))
+    value, owner = cube.value, cube.owner
+    if args.cube is not None:
+        text, _, who = args.cube.partition(":")
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"--cube: VALUE[:OWNER] such as 2:white, got {args.cube!r}") from None
+        owners = {"": None, "centre": None, "center": None, "centred": None, "white": 0, "black": 1,
+                  "mover": board.turn, "opponent": 1 - board.turn}
+        if who.lower() not in owners:
+            raise ValueError(f"--cube owner must be white, black, mover, opponent or centre, got {who!r}")
+        owner = owners[who.lower()]
+    length = match.length if args.length is None else args.length
+    score = match.score
+    if args.score is not None:
+        try:
+            a, _, b = args.score.partition("-")
+            score = (int(a), int(b))
+        except ValueError:
+            raise ValueError(f"--score: WHITE-BLACK such as 2-4, got {args.score!r}") from None
+    crawford = match.crawford or args.crawford
+    cube = CubeState(value, owner=owner, jacoby=cube.jacoby or args.jacoby, beavers=cube.beavers or args.beavers,
+                     max_cube=cube.max_cube if length == 0 else 0)
+    match = MatchState(length, score, crawford)
+    from . import _core
+
+    _core._validate_cube_for(board.variant, cube, match)
+    return cube, match
+
+
+def _print_cube_decision(board: Board, cube, match, probabilities, plies: int) -> None:
+    from . import _core
+
+    where = "money" if match.money else (f"{match.length}-point match, white {match.score[0]} black "
+                                         f"{match.score[1]}{', Crawford' if match.crawford else ''}")
+    print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
+    if not _core._variant_takes_cube(board.variant):
+        print("(no doubling cube in this game; score-aware play is not built yet)")
+        return
+    d = board.cube_decision(cube, match, probabilities=probabilities)
+    mwc = lambda v: "" if v is None else f"  (MWC {v:.4f})"  # noqa: E731
+    print(f"cube decision (cubeless {plies}-ply probabilities, 0-ply cubeful, efficiency {d.efficiency:.3f}):")
+    print(f"    no double    {d.nd:+.4f}{mwc(d.nd_mwc)}")
+    if d.available:
+        print(f"    double/take  {d.dt:+.4f}{mwc(d.dt_mwc)}")
+        print(f"    double/pass  {d.dp:+.4f}{mwc(d.dp_mwc)}")
+    print(f"    proper action: {d.action}" + (f"; the opponent would {d.take}" if d.available else ""))
 
 
 def _progress_bar(done: int, total: int, t0: float) -> None:
@@ -242,6 +315,13 @@ def main(argv: list[str] | None = None) -> int:
     p_an.add_argument("--all", action="store_true", help="show every play")
     p_an.add_argument("--evaluator", default="nets",
                       help="nets (default: the game's shipped net), heuristic, or a weight file (.tnet)")
+    p_an.add_argument("--cube", help="cube VALUE[:OWNER], owner white, black, mover, opponent or centre "
+                      "(backgammon, nackgammon, hypergammon); prints the 0-ply cube decision")
+    p_an.add_argument("--score", help="match score WHITE-BLACK, e.g. 2-4 (with --length)")
+    p_an.add_argument("--length", type=int, help="match length (0 = money play)")
+    p_an.add_argument("--crawford", action="store_true", help="this is the Crawford game")
+    p_an.add_argument("--jacoby", action="store_true", help="money play with the Jacoby rule")
+    p_an.add_argument("--beavers", action="store_true", help="money play with beavers")
     p_an.set_defaults(func=cmd_analyze)
 
     p_sim = sub.add_parser("simulate", help="self-play many games in C++ threads and summarise the results")

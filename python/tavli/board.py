@@ -315,6 +315,17 @@ class Board(_core.Board):
             [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted
         )
 
+    def cube_decision(self, cube: Any = None, match: Any = None, plies: int = 0, probabilities: Any = None,
+                      **kwargs: Any) -> Any:
+        """The 0-ply cube decision for the side to move (tavli.cube.CubeDecision): cube a
+        tavli.CubeState (None: centred at 1), match a tavli.MatchState (None: money play).
+        probabilities: cubeless ones the caller brings (a rollout's, another engine's); None
+        evaluates the position `plies` deep and feeds those into the 0-ply formula (cubeful n-ply
+        search is not built yet). Keywords: met, efficiency, evaluator (tavli.cube.cube_decision)."""
+        from .cube import cube_decision
+
+        return cube_decision(self, cube, match, plies, probabilities, **kwargs)
+
     def rollout(
         self,
         trials: int = 1296,

@@ -7,6 +7,7 @@
 // keyword options, and validated there.
 //
 // Trait table for the whole family (RULES.md §9):
+// (Which games take the doubling cube is the last column of the table: VariantInfo::takes_cube.)
 //   game        movement  contact  start     step rules             whole-play   soft   scoring
 //   fevga       parallel  block    stack r0  runner (13)            R1           R4     1/2
 //   moultezim   parallel  block    stack r0  runner (13)            R2c          -      1/2
@@ -90,6 +91,7 @@ struct VariantInfo {
   StartLayout start;
   bool opening_dice;  // by default the starter plays the two opening dice (else he rolls again)
   std::vector<OptionSpec> options;
+  bool takes_cube = false;  // the doubling cube (cube.h): Backgammon, Nackgammon, Hypergammon
 };
 
 const std::vector<VariantInfo>& variant_table();
