@@ -82,3 +82,19 @@ def test_sgf_refuses_the_other_games(tmp_path):
     with pytest.raises(ValueError, match="backgammon only"):
         io.write(m, tmp_path / "p.sgf")
     assert not (tmp_path / "p.sgf").exists()
+
+
+def test_the_jacoby_rule_of_money_play(tmp_path):
+    from dataclasses import replace
+
+    sim = tavli.simulate("backgammon", 20, ("random", "random"), seed=2, trajectories=True)
+    rec = io.from_simulation(sim, "backgammon")
+    gammons = [g for g in rec.games if g.points == 2]
+    assert gammons, "a random game of backgammon ends in a gammon often enough"
+    game = replace(gammons[0], score=(0, 0), points=1)  # the cube never turned: a single game by Jacoby
+    with pytest.raises(ValueError, match="Jacoby"):
+        io.validate(replace(rec, games=[game]))
+    jac = io.validate(replace(rec, games=[game], jacoby=True))
+    for fmt in ("mat", "sgf", "json"):
+        io.write(jac, tmp_path / f"j.{fmt}")
+        assert io.read(tmp_path / f"j.{fmt}") == jac, fmt

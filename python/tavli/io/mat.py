@@ -48,7 +48,7 @@ def parse(text: str) -> MatchRecord:
     full replay."""
     lines = Lines(text, "mat")
     meta: dict[str, str] = {}
-    kind, options, crawford_rule = "backgammon", {}, True
+    kind, options, crawford_rule, jacoby = "backgammon", {}, True, False
     length = None
     games: list[GameRecord] = []
     players: tuple[str, str] | None = None
@@ -74,6 +74,8 @@ def parse(text: str) -> MatchRecord:
                         raise ValueError(f"line {no}: Options: expected a JSON object")
                 elif key == "Crawford":
                     crawford_rule = value.lower() not in ("off", "false", "no")
+                elif key == "Jacoby":
+                    jacoby = value.lower() in ("on", "true", "yes")
                 else:
                     meta[key] = value
             continue
@@ -125,7 +127,7 @@ def parse(text: str) -> MatchRecord:
         raise ValueError("no match length: expected a line such as ' 5 point match'")
     if game is not None:
         _finish(game, lines.count)
-    record = MatchRecord(length, players or ("White", "Black"), games, kind, options, meta, crawford_rule)
+    record = MatchRecord(length, players or ("White", "Black"), games, kind, options, meta, crawford_rule, jacoby)
     for gi in range(len(games)):
         infer_resignation(record, gi)
     return validate(record)
@@ -202,6 +204,8 @@ def write(record: MatchRecord) -> str:
         out.append(f'; [Options "{_quote(json.dumps(record.options, sort_keys=True))}"]')
     if not record.crawford_rule:
         out.append('; [Crawford "off"]')
+    if record.jacoby:
+        out.append('; [Jacoby "on"]')
     if out:
         out.append("")
     out.append(f" {record.length} point match")

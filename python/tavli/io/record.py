@@ -67,6 +67,7 @@ class MatchRecord:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     meta: dict[str, str] = field(default_factory=dict)  # header lines: Site, EventDate, Event, ...
     crawford_rule: bool = True
+    jacoby: bool = False  # money play: gammons and backgammons count single while the cube is centred
 
     def variant(self, game_index: int) -> str:
         cycle = KINDS[self.kind][0]
@@ -213,13 +214,19 @@ def replay(record: MatchRecord) -> Iterator[Step]:
                 board.push(play)
                 o = board.outcome()
                 if o is not None:
-                    ended = (o.winner, o.points * cube.value)
+                    points = o.points
+                    if record.jacoby and not record.length and cube.value == 1 and o.kind in ("double", "triple"):
+                        points = 1
+                    ended = (o.winner, points * cube.value)
         if ended is None:
             raise ValueError(f"{where_game}: the game is not over after its last action (truncated?)")
         if (game.winner, game.points) != ended:
             said = "a draw" if game.winner is None else f"{players[game.winner]} winning {game.points}"
             real = "a draw" if ended[0] is None else f"{players[ended[0]]} winning {ended[1]}"
-            raise ValueError(f"{where_game}: the result is written as {said}, but the replay gives {real}")
+            hint = ""
+            if not record.length and not record.jacoby and ended[0] == game.winner and game.points == cube.value:
+                hint = " (a money game under the Jacoby rule? say so: jacoby=True, RU[Jacoby], ; [Jacoby \"on\"])"
+            raise ValueError(f"{where_game}: the result is written as {said}, but the replay gives {real}{hint}")
         if ended[0] is not None:
             score[ended[0]] += ended[1]
 
@@ -390,6 +397,7 @@ def to_dict(record: MatchRecord) -> dict[str, Any]:
         "options": record.options,
         "meta": record.meta,
         "crawford_rule": record.crawford_rule,
+        "jacoby": record.jacoby,
         "games": [{"score": list(g.score), "crawford": g.crawford, "winner": g.winner, "points": g.points,
                    "actions": [action(a) for a in g.actions]} for g in record.games],
     }
@@ -416,7 +424,8 @@ def from_dict(d: Mapping[str, Any]) -> MatchRecord:
         if len(players) != 2:
             raise ValueError("players: expected two names")
         rec = MatchRecord(int(d["length"]), players, games, str(d.get("kind", "backgammon")),
-                          dict(d.get("options") or {}), dict(d.get("meta") or {}), bool(d.get("crawford_rule", True)))
+                          dict(d.get("options") or {}), dict(d.get("meta") or {}), bool(d.get("crawford_rule", True)),
+                          bool(d.get("jacoby", False)))
     except (KeyError, TypeError) as e:
         raise ValueError(f"malformed {RECORD_FORMAT} record: {e!r}") from None
     return validate(rec)

@@ -155,6 +155,7 @@ def parse(text: str) -> MatchRecord:
     length = None
     meta: dict[str, str] = {}
     crawford_rule = True
+    jacoby = False
     pending_steps: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for ti, nodes in enumerate(trees):
         if not nodes:
@@ -183,6 +184,7 @@ def parse(text: str) -> MatchRecord:
         rules = root.get("RU", [""])[0]
         if ti == 0:
             crawford_rule = length > 0 and "Crawford" in rules or length == 0
+            jacoby = "Jacoby" in rules
             for key, prop in (("Event", "EV"), ("Site", "PC"), ("EventDate", "DT"), ("Round", "RO")):
                 if prop in root:
                     meta[key] = root[prop][0]
@@ -215,7 +217,8 @@ def parse(text: str) -> MatchRecord:
                 pending_steps[(ti, len(game.actions))] = steps
                 game.actions.append(Action(player, "move", dice, None, line=nline, turn=turn))
         games.append(game)
-    record = MatchRecord(length or 0, players or ("White", "Black"), games, "backgammon", {}, meta, crawford_rule)
+    record = MatchRecord(length or 0, players or ("White", "Black"), games, "backgammon", {}, meta, crawford_rule,
+                         jacoby)
     _fill_moves(record, pending_steps)
     for gi in range(len(games)):
         infer_resignation(record, gi)
@@ -269,7 +272,7 @@ def write(record: MatchRecord) -> str:
             moves[(step.game, step.index)] = f"{a.dice[0]}{a.dice[1]}{letters}"
     out = []
     for gi, g in enumerate(record.games):
-        rules = "Crawford" if record.crawford_rule and record.length else ""
+        rules = "Crawford" if record.crawford_rule and record.length else "Jacoby" if record.jacoby else ""
         if g.crawford:
             rules += ":CrawfordGame"
         root = (f"(;FF[4]GM[6]CA[UTF-8]AP[tavli]MI[length:{record.length}][game:{gi}][ws:{g.score[0]}]"
