@@ -80,6 +80,8 @@ def loads(text: str | bytes, fmt: str) -> MatchRecord:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"invalid JSON: {e}") from None
+    except RecursionError:
+        raise ValueError("invalid JSON: nested too deeply") from None
     return _from_json_data(data)
 
 

@@ -25,7 +25,7 @@ import re
 
 from ..match import KINDS
 from .record import Action, GameRecord, MatchRecord, infer_resignation, validate
-from .text import Lines
+from .text import MAX_MAT_LINE_CHARS, Lines
 
 _HEADER = re.compile(r'^;\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.I)
@@ -46,7 +46,7 @@ _COLUMN = 28
 def parse(text: str) -> MatchRecord:
     """The match in `text` (ValueError with the line number and what was expected), validated by a
     full replay."""
-    lines = Lines(text, "mat")
+    lines = Lines(text, "mat", MAX_MAT_LINE_CHARS)  # short lines also keep every regex below quick
     meta: dict[str, str] = {}
     kind, options, crawford_rule, jacoby = "backgammon", {}, True, False
     length = None

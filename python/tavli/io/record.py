@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 from .. import _core
+from .._dice import parse_dice
 from ..board import Board
 from ..match import KINDS
 
@@ -175,6 +176,10 @@ def replay(record: MatchRecord) -> Iterator[Step]:
             if cube.offered_by is not None and a.kind not in ("take", "drop"):
                 raise ValueError(f"{where}: expected a take or drop of the double, got {a.kind}")
             if a.kind == "move":
+                try:
+                    a = replace(a, dice=parse_dice(a.dice))
+                except ValueError as e:
+                    raise ValueError(f"{where}: {e}") from None
                 if a.player != board.turn:
                     raise ValueError(f"{where}: {players[a.player]} moves, but {players[board.turn]} is on roll")
                 try:
@@ -327,17 +332,17 @@ def from_board(board: Board, players: tuple[str, str] = ("White", "Black")) -> M
 def from_simulation(result: Mapping[str, Any], variant: str, players: tuple[str, str] = ("White", "Black"),
                     **options: Any) -> MatchRecord:
     """The games of `simulate(variant, ..., trajectories=True)` as a money session (one game per
-    simulated game; an unfinished game, cut by max_plies, is left out)."""
+    simulated game; an unfinished game, cut by max_plies, is left out; draws stay)."""
     import numpy as np
 
-    for key in ("positions", "dice", "steps", "game", "winner", "points"):
+    for key in ("positions", "dice", "steps", "game", "winner", "points", "kind"):
         if key not in result:
             raise ValueError(f"simulate result has no {key!r}: run it with trajectories=True")
     games_idx = np.asarray(result["game"])
     games = []
     score = [0, 0]
     for gi in range(len(result["winner"])):
-        if int(result["winner"][gi]) < 0 and int(result["points"][gi]) == 0:
+        if int(result["kind"][gi]) == 0:  # sim.KINDS: unfinished (max_plies)
             continue
         rows = np.nonzero(games_idx == gi)[0]
         if not len(rows):
@@ -403,29 +408,60 @@ def to_dict(record: MatchRecord) -> dict[str, Any]:
     }
 
 
+def _int(v: Any, where: str, lo: int = 0, hi: int = 10**9) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ValueError(f"{where}: expected an integer {lo}..{hi}, got {v!r:.40}")
+    return v
+
+
+def _typed(v: Any, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
+        raise ValueError(f"{where}: expected {getattr(kind, '__name__', kind)}, got {type(v).__name__}")
+    return v
+
+
+def _pair(v: Any, where: str, lo: int, hi: int) -> tuple[int, int]:
+    if not isinstance(v, list) or len(v) != 2:
+        raise ValueError(f"{where}: expected a list of two integers")
+    return (_int(v[0], where, lo, hi), _int(v[1], where, lo, hi))
+
+
 def from_dict(d: Mapping[str, Any]) -> MatchRecord:
-    """The record of `to_dict` data, validated by a full replay."""
+    """The record of `to_dict` data, every field checked, validated by a full replay."""
     if not isinstance(d, Mapping) or d.get("format") != RECORD_FORMAT or d.get("version") != RECORD_VERSION:
         raise ValueError(f"not a {RECORD_FORMAT} record of version {RECORD_VERSION}")
-    try:
-        games = []
-        for gi, g in enumerate(d["games"]):
-            actions = []
-            for a in g["actions"]:
-                dice = tuple(int(x) for x in a["dice"]) if "dice" in a else None
-                if dice is not None and len(dice) != 2:
-                    raise ValueError(f"games[{gi}]: dice must be two numbers")
-                actions.append(Action(int(a["player"]), str(a["kind"]), dice, a.get("move"), a.get("value")))
-            winner = g.get("winner")
-            games.append(GameRecord(tuple(int(x) for x in g["score"]), actions,
-                                    None if winner is None else int(winner), int(g.get("points", 0)),
-                                    bool(g.get("crawford", False))))
-        players = tuple(str(p) for p in d.get("players", ("White", "Black")))
-        if len(players) != 2:
-            raise ValueError("players: expected two names")
-        rec = MatchRecord(int(d["length"]), players, games, str(d.get("kind", "backgammon")),
-                          dict(d.get("options") or {}), dict(d.get("meta") or {}), bool(d.get("crawford_rule", True)),
-                          bool(d.get("jacoby", False)))
-    except (KeyError, TypeError) as e:
-        raise ValueError(f"malformed {RECORD_FORMAT} record: {e!r}") from None
+    games_in = _typed(d.get("games", []), list, "games")
+    if len(games_in) > MAX_GAMES:
+        raise ValueError(f"games: at most {MAX_GAMES}")
+    games = []
+    for gi, g in enumerate(games_in):
+        w = f"games[{gi}]"
+        _typed(g, dict, w)
+        actions = []
+        for ai, a in enumerate(_typed(g.get("actions", []), list, f"{w}.actions")[:MAX_ACTIONS + 1]):
+            wa = f"{w}.actions[{ai}]"
+            _typed(a, dict, wa)
+            dice = _pair(a["dice"], f"{wa}.dice", 1, 6) if a.get("dice") is not None else None
+            move = _typed(a["move"], str, f"{wa}.move") if a.get("move") is not None else None
+            value = _int(a["value"], f"{wa}.value", 1, 2**30) if a.get("value") is not None else None
+            actions.append(Action(_int(a.get("player"), f"{wa}.player", 0, 1), _typed(a.get("kind"), str, f"{wa}.kind"),
+                                  dice, move, value))
+        winner = g.get("winner")
+        games.append(GameRecord(_pair(g.get("score"), f"{w}.score", 0, 10**9), actions,
+                                None if winner is None else _int(winner, f"{w}.winner", 0, 1),
+                                _int(g.get("points", 0), f"{w}.points", 0, 10**9),
+                                _typed(g.get("crawford", False), bool, f"{w}.crawford")))
+    players = _typed(d.get("players", ["White", "Black"]), list, "players")
+    if len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise ValueError("players: expected two names")
+    options = _typed(d.get("options") or {}, dict, "options")
+    if not all(isinstance(v, dict) for v in options.values()):
+        raise ValueError("options: expected a dict of game name -> option dict")
+    meta = _typed(d.get("meta") or {}, dict, "meta")
+    if not all(isinstance(v, str) for v in meta.values()):
+        raise ValueError("meta: expected a dict of strings")
+    rec = MatchRecord(_int(d.get("length"), "length", 0, 999), (players[0], players[1]), games,
+                      _typed(d.get("kind", "backgammon"), str, "kind"), options, meta,
+                      _typed(d.get("crawford_rule", True), bool, "crawford_rule"),
+                      _typed(d.get("jacoby", False), bool, "jacoby"))
     return validate(rec)

@@ -20,6 +20,7 @@ import re
 from .record import Action, GameRecord, MatchRecord, infer_resignation, replay, validate
 
 _MAX_PROPERTIES = 2_000_000
+_NAME = re.compile(r"[A-Za-z]+")
 
 
 class _Reader:
@@ -83,8 +84,6 @@ class _Reader:
                     raise self.error("the game tree is not closed by ')' (truncated?)")
                 c = self.s[self.i]
                 if c == "(":
-                    if depth >= 1 and nodes and not main:
-                        pass
                     depth += 1
                     self.i += 1
                 elif c == ")":
@@ -99,7 +98,7 @@ class _Reader:
                     props: dict[str, list[str]] = {}
                     while True:
                         self.skip_ws()
-                        m = re.compile(r"[A-Za-z]+").match(self.s, self.i)
+                        m = _NAME.match(self.s, self.i)
                         if not m:
                             break
                         name = m.group(0)

@@ -6,6 +6,7 @@ from typing import Iterator
 
 MAX_FILE_BYTES = 50_000_000
 MAX_LINE_CHARS = 100_000  # gnubg's SGF analysis lines run to a few kB; nothing real comes near this
+MAX_MAT_LINE_CHARS = 2_000  # a .mat turn line is under 100 characters
 
 
 def decode(data: bytes | str, what: str = "file") -> str:
@@ -37,9 +38,10 @@ class Lines:
     """The lines of a text, numbered from 1, with CR, LF and CRLF endings; a line longer than
     MAX_LINE_CHARS is refused with its number."""
 
-    def __init__(self, text: str, what: str) -> None:
+    def __init__(self, text: str, what: str, max_chars: int = MAX_LINE_CHARS) -> None:
         self._lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         self._what = what
+        self._max = max_chars
         self._i = 0
         self.count = len(self._lines)
 
@@ -51,8 +53,8 @@ class Lines:
             raise StopIteration
         line = self._lines[self._i]
         self._i += 1
-        if len(line) > MAX_LINE_CHARS:
-            raise ValueError(f"line {self._i}: longer than {MAX_LINE_CHARS} characters (not a {self._what} file?)")
+        if len(line) > self._max:
+            raise ValueError(f"line {self._i}: longer than {self._max} characters (not a {self._what} file?)")
         return self._i, line
 
     def next_nonblank(self) -> tuple[int, str | None]:
