@@ -160,3 +160,15 @@ def test_the_review_and_convert_commands(tmp_path, capsys):
     assert main(["review", str(bad), "--quiet"]) == 2
     assert "binary" in capsys.readouterr().err
     assert main(["convert", str(HAND), str(tmp_path / "x.txt")]) == 2
+
+
+def test_board_svg_draws_the_best_play_as_dashed_arrows_beside_the_play_made():
+    from tavli.svg import board_svg
+
+    svg = board_svg(Board("backgammon"), dice=(3, 1), play="8/5 6/5", best="24/21 24/23")
+    made, best = svg.split('class="play best"')
+    assert made.count('class="arrow"') == 2 and "stroke-dasharray" not in made
+    assert best.count('class="arrow"') == 2 and best.count("stroke-dasharray") == 2
+    assert 'data-play="24/21 24/23"' in svg or 'data-play="24/23 24/21"' in svg
+    with pytest.raises(Exception):
+        board_svg(Board("backgammon"), dice=(3, 1), best="24/18")  # not a play of the roll
