@@ -4,6 +4,8 @@ Chromium, as test_browser.py)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("fastapi", reason="the server needs FastAPI (pip install 'tavli[server]')")
@@ -90,3 +92,46 @@ def test_viewer_in_browser(browser, server_url, tmp_path):  # noqa: F811
     assert "truncated" in pg.inner_text("#error")
     context.close()
     assert not errors, errors
+
+
+def test_save_turns_a_match_of_the_page_into_a_file(client):
+    m = client.post("/api/v1/match/new", json={"kind": "backgammon", "target": 1}).json()
+    rec = m["record"]
+    for fmt in ("mat", "sgf"):
+        r = client.post("/api/v1/record/save", json={"record": rec, "format": fmt})
+        assert r.status_code == 422 and "no finished game" in r.json()["error"]["message"]
+    r = client.post("/api/v1/record/save", json={"record": rec, "format": "json"})
+    assert json.loads(r.json()["text"]) == rec  # tavli's own match record, in progress, as it is
+    rec2 = io.to_dict(io.read(HAND))
+    r = client.post("/api/v1/record/save", json={"record": rec2, "format": "mat"})
+    assert io.loads(r.json()["text"], "mat") == io.read(HAND)
+    bad = dict(rec2, length=0)
+    r = client.post("/api/v1/record/save", json={"record": bad, "format": "mat"})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "record"
+    plak = client.post("/api/v1/match/new", json={"kind": "plakoto", "target": 1}).json()["record"]
+    r = client.post("/api/v1/record/save", json={"record": plak, "format": "sgf"})
+    assert r.status_code == 422 and "backgammon only" in r.json()["error"]["message"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Playwright and a Chromium binary")
+def test_the_main_page_saves_a_match(browser, server_url):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(f"{server_url}/")
+    pg.wait_for_selector('#board[data-busy="false"]')
+    assert not pg.is_visible("#save")  # a single game keeps no record
+    pg.select_option("#variant", "match:backgammon")
+    pg.click("#new-game")
+    pg.wait_for_selector('#board[data-busy="false"][data-phase="opening"], #board[data-busy="false"][data-phase="roll"]')
+    assert pg.is_visible("#save")
+    pg.select_option("#save-format", "json")
+    with pg.expect_download() as dl:
+        pg.click("#save")
+    saved = json.loads(open(dl.value.path()).read())
+    assert saved["format"] == "tavli.match" and saved["kind"] == "backgammon"
+    pg.select_option("#save-format", "mat")
+    pg.click("#save")
+    pg.wait_for_selector("#error:not([hidden])")
+    assert "no finished game" in pg.inner_text("#error")
+    context.close()

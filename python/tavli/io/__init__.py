@@ -99,6 +99,10 @@ def dumps(obj: Any, fmt: str) -> str:
             return json.dumps(obj.to_record(), indent=1)
         return json.dumps(to_dict(as_record(obj)), indent=1)
     record = as_record(obj)
+    if fmt == "sgf":
+        sgf.check_kind(record)
+    if not record.games:
+        raise ValueError(f"no finished game to save as .{fmt} (JSON keeps a match in progress)")
     return mat.write(record) if fmt == "mat" else sgf.write(record)
 
 

@@ -258,11 +258,15 @@ def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def check_kind(record: MatchRecord) -> None:
+    if record.kind != "backgammon":
+        raise ValueError(f"SGF holds backgammon only; save a {record.kind} match as .mat or .json")
+
+
 def write(record: MatchRecord) -> str:
     """gnubg SGF for a backgammon record (validated first)."""
     record = validate(record)
-    if any(record.variant(i) != "backgammon" for i in range(len(record.games))) or record.kind != "backgammon":
-        raise ValueError(f"SGF holds backgammon only; save a {record.kind} match as .mat or .json")
+    check_kind(record)
     moves: dict[tuple[int, int], str] = {}
     for step in replay(record):
         a = step.action

@@ -1,6 +1,7 @@
-"""The API's match-file endpoint: POST /api/v1/record/open reads a .mat, SGF or JSON match file
+"""The API's match-file endpoints: POST /api/v1/record/open reads a .mat, SGF or JSON match file
 (sent as text), replays it, and returns every action with the positions before and after it (and,
-on request, the review of each checker play), for the record viewer (static/record.html)."""
+on request, the review of each checker play), for the record viewer (static/record.html);
+POST /api/v1/record/save turns a match played on the web page into a file's text."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 MAX_REVIEW_PLAYS = 400  # a review in one request: at most this many plays (2 plies: about 20 s here)
+
+
+class RecordSaveRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    record: dict[str, Any] = Field(description="A tavli.match record (a match state's record), tavli.game or "
+                                   "tavli.record; a match file holds its finished games.")
+    format: str = Field("mat", description="mat, sgf (backgammon only) or json.", examples=["mat"])
 
 
 class RecordOpenRequest(BaseModel):
@@ -69,6 +77,24 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
 
 def add_routes(app: FastAPI, api: str, api_error: type) -> None:
     """Adds the endpoint to the app (api: the path prefix; api_error(field, message) the refusal)."""
+
+    @app.post(f"{api}/record/save", tags=["matches"])
+    def record_save(body: RecordSaveRequest) -> JSONResponse:
+        import json
+
+        from .. import io
+        from ..match import Match
+
+        if body.format not in ("mat", "sgf", "json"):
+            raise api_error("format", f"expected mat, sgf or json, got {body.format!r}")
+        try:
+            if body.format == "json" and body.record.get("format") == "tavli.match":
+                text = Match.from_record(body.record).to_json(indent=1)  # tavli's own record, replayed
+            else:
+                text = io.dumps(body.record, body.format)
+        except ValueError as e:
+            raise api_error("record", str(e)) from None
+        return JSONResponse({"format": body.format, "text": text})
 
     @app.post(f"{api}/record/open", tags=["matches"])
     def record_open(body: RecordOpenRequest) -> JSONResponse:

@@ -91,9 +91,11 @@
       const r = s.review;
       const q = document.createElement('p');
       q.dataset.testid = 'review-line';
-      q.textContent = r.forced ? 'Forced (one legal play).'
+      const luck = `Luck ${r.luck.toFixed(3)}${r.luck_mark ? ' (' + r.luck_mark + ')' : ''}.`;
+      q.textContent = r.forced ? `Forced (one legal play). ${luck}`
+        : r.loss === 0 ? `Equity ${r.equity_played.toFixed(3)}: the best play. ${luck}`
         : `Equity ${r.equity_played.toFixed(3)}; best ${r.best} (${r.equity_best.toFixed(3)}): ` +
-          `${r.loss_mp.toFixed(1)} millipoints${r.mark ? ', ' + r.mark : ''}. Luck ${r.luck.toFixed(3)}${r.luck_mark ? ' (' + r.luck_mark + ')' : ''}.`;
+          `${r.loss_mp.toFixed(1)} millipoints${r.mark ? ', ' + r.mark : ''}. ${luck}`;
       box.append(q);
     }
     document.querySelectorAll('#steps li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === index));
