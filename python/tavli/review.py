@@ -29,11 +29,10 @@ Conventions, as GNU Backgammon's "analyse match":
 
 from __future__ import annotations
 
-import html as _html
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from . import _core
@@ -242,8 +241,11 @@ def review(
             eq_played = made.equity
         else:  # cut by the root filter: searched on its own to the same depth
             eq_played = -board.play(play).evaluate(plies, threads=threads, evaluator=evaluator).equity
-        loss = max(0.0, best.equity - eq_played)
-        best_luck = best.equity if luck_plies == plies else _best_equity(board, a.dice, luck_plies, threads, evaluator)
+        best_play, best_eq = best.play, best.equity
+        if eq_played > best_eq:  # the play made, cut at the root, is better at full depth: it is the best
+            best_play, best_eq = play, eq_played
+        loss = best_eq - eq_played
+        best_luck = best_eq if luck_plies == plies else _best_equity(board, a.dice, luck_plies, threads, evaluator)
         luck = best_luck - _average_roll(board, luck_plies, threads, evaluator, opening)
         forced = len(analysis) == 1
         gid = None
@@ -252,11 +254,11 @@ def review(
                 gid = board.gnubg_id()
             except Exception:  # noqa: BLE001 - the ID is a convenience
                 gid = None
-        moves.append(MoveReview(step.game + 1, turn, a.player, a.dice, str(play), str(best.play),
-                                eq_played, best.equity, 0.0 if forced else loss, "" if forced else mark(loss),
+        moves.append(MoveReview(step.game + 1, turn, a.player, a.dice, str(play), str(best_play),
+                                eq_played, best_eq, 0.0 if forced else loss, "" if forced else mark(loss),
                                 forced, luck, luck_mark(luck), step.cube.value, board.id(), gid,
                                 time.perf_counter() - t))
-        boards.append((board, play, best.play))
+        boards.append((board, play, best_play))
         if report is not None:
             report(len(moves), total)
     roll_info = None

@@ -143,7 +143,9 @@ def replay(record: MatchRecord) -> Iterator[Step]:
         raise ValueError(f"match length must be 0 (money) .. 999, got {record.length!r}")
     if len(record.games) > MAX_GAMES:
         raise ValueError(f"at most {MAX_GAMES} games")
-    players = record.players
+    players = tuple(record.players)
+    if len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
+        raise ValueError(f"players: expected two names, got {record.players!r:.80}")
     score = [0, 0]
     crawford_done = False
     for gi, game in enumerate(record.games):
@@ -292,7 +294,7 @@ def from_match_record(rec: Mapping[str, Any], players: tuple[str, str] = ("White
     (a match file holds finished games)."""
     from ..match import Match
 
-    Match.from_record(rec)  # replays it: refuses a bad record before anything is converted
+    rec = Match.from_record(rec).to_record()  # replayed (a bad record is refused) and in full form
     games = []
     score = [0, 0]
     for g in rec["games"]:
