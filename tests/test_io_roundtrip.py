@@ -98,3 +98,17 @@ def test_the_jacoby_rule_of_money_play(tmp_path):
     for fmt in ("mat", "sgf", "json"):
         io.write(jac, tmp_path / f"j.{fmt}")
         assert io.read(tmp_path / f"j.{fmt}") == jac, fmt
+
+
+def test_rule_options_travel_in_the_mat_header(tmp_path):
+    sim = tavli.simulate("fevga", 2, ("random", "random"), seed=4, trajectories=True, runner_threshold=12)
+    rec = io.from_simulation(sim, "fevga", runner_threshold=12)
+    assert rec.options == {"fevga": {"runner_threshold": 12}}
+    io.write(rec, tmp_path / "f.mat")
+    assert '; [Options "{\\"fevga\\": {\\"runner_threshold\\": 12}}"]' in (tmp_path / "f.mat").read_text()
+    assert io.read(tmp_path / "f.mat") == rec
+    for bad, message in (('{\\"fevga\\": 5}', "options of fevga"), ('{\\"fevga\\": {\\"nope\\": 1}}', "unknown option"),
+                         ("[1]", "JSON object"), ("{", "JSON object")):
+        text = (tmp_path / "f.mat").read_text().replace('{\\"fevga\\": {\\"runner_threshold\\": 12}}', bad)
+        with pytest.raises(ValueError, match=message):
+            io.loads(text, "mat")

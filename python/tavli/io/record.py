@@ -116,7 +116,10 @@ def _where(gi: int, action: Action, players: tuple[str, str]) -> str:
 
 def _start_board(record: MatchRecord, gi: int, starter: int) -> Board:
     variant = record.variant(gi)
-    board = Board(variant, **record.options.get(variant, {}))
+    options = record.options.get(variant, {}) if isinstance(record.options, Mapping) else None
+    if not isinstance(options, Mapping):
+        raise ValueError(f"options of {variant}: expected a dict of option names to values")
+    board = Board(variant, **options)
     if board.turn != starter:
         d = board.to_dict()
         d["turn"] = starter
