@@ -167,10 +167,10 @@ class Review:
 
         return table(self, colour=sys.stdout.isatty() if colour is None else colour, all_moves=all_moves)
 
-    def html(self, record: MatchRecord | None = None) -> str:
+    def html(self) -> str:
         from .frontends.review_report import html
 
-        return html(self, record)
+        return html(self)
 
 
 def _best_equity(board: Board, dice: tuple[int, int], plies: int, threads: int, evaluator: Any) -> float:

@@ -44,7 +44,7 @@ def review_main(argv: list[str]) -> int:
                 f.write(rv.to_json(indent=1))
         if args.html:
             with open(args.html, "w", encoding="utf-8") as f:
-                f.write(rv.html(record))
+                f.write(rv.html())
     except (ValueError, OSError, InvalidPosition, IllegalMove) as e:
         print(f"tavli review: error: {e}", file=sys.stderr)
         return 2

@@ -6,7 +6,6 @@ import html as _html
 from typing import Any
 
 from ..board import Board
-from ..io.record import MatchRecord
 
 _COLOURS = {"very bad": "\033[1;31m", "bad": "\033[31m", "doubtful": "\033[33m"}
 _RESET = "\033[0m"
@@ -60,7 +59,7 @@ def table(rv: Any, colour: bool = False, all_moves: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def html(rv: Any, record: MatchRecord | None = None) -> str:
+def html(rv: Any) -> str:
     """One HTML file: the summary, every play, and an SVG board (play made solid, best dashed) for
     each bad or very bad play."""
     from ..svg import board_svg
