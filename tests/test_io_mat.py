@@ -143,3 +143,20 @@ def test_money_sessions_and_unknown_variants():
     r = io.loads(text, "mat")
     assert r.length == 0 and not any(g.crawford for g in r.games)
     _bad('; [Variant "chess"]\n' + HAND.read_text(), "line 1", "unknown variant")
+
+
+def test_a_gnubg_money_session():
+    r = io.read(DATA / "gnubg_money.mat")
+    assert r.length == 0 and len(r.games) == 3 and r.score == (2, 4)
+    assert [g.score for g in r.games] == [(0, 0), (0, 2), (2, 2)]
+    # each game's cube was doubled and taken; two games were resigned at cube 2 ("Wins 2 points")
+    assert [[a.kind for a in g.actions if a.kind != "move"] for g in r.games] == [
+        ["double", "take", "resign"], ["double", "take", "resign"], ["double", "take"]]
+    assert not any(g.crawford for g in r.games)
+
+
+@pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_gnubgs_sgf_of_a_money_session_says_jacoby(tmp_path):
+    gnubg([f"import mat {DATA / 'gnubg_money.mat'}", "save match money.sgf"], tmp_path)
+    sgf = io.read(tmp_path / "money.sgf")
+    assert sgf.jacoby and sgf.games == io.read(DATA / "gnubg_money.mat").games
