@@ -230,10 +230,11 @@ def review(
                 cube.append(CubeReview(step.game + 1, turn, a.player, a.kind, a.value, step.board.id(), judged))
             continue
         t = time.perf_counter()
-        board, play = step.board, step.play
+        board, play, dice = step.board, step.play, a.dice
+        assert play is not None and dice is not None  # replay gives every move its play and dice
         opening = step.game not in first_seen and OPENING.get(board.variant) == "use_opening_dice"
         first_seen.add(step.game)
-        analysis = board.analyze(a.dice, plies, threads=threads, evaluator=evaluator)
+        analysis = board.analyze(dice, plies, threads=threads, evaluator=evaluator)
         best = analysis[0]
         key = play.result_key
         made = next((p for p in analysis if p.play.result_key == key), None)
@@ -245,7 +246,7 @@ def review(
         if eq_played > best_eq:  # the play made, cut at the root, is better at full depth: it is the best
             best_play, best_eq = play, eq_played
         loss = best_eq - eq_played
-        best_luck = best_eq if luck_plies == plies else _best_equity(board, a.dice, luck_plies, threads, evaluator)
+        best_luck = best_eq if luck_plies == plies else _best_equity(board, dice, luck_plies, threads, evaluator)
         luck = best_luck - _average_roll(board, luck_plies, threads, evaluator, opening)
         forced = len(analysis) == 1
         gid = None
@@ -254,7 +255,7 @@ def review(
                 gid = board.gnubg_id()
             except Exception:  # noqa: BLE001 - the ID is a convenience
                 gid = None
-        moves.append(MoveReview(step.game + 1, turn, a.player, a.dice, str(play), str(best_play),
+        moves.append(MoveReview(step.game + 1, turn, a.player, dice, str(play), str(best_play),
                                 eq_played, best_eq, 0.0 if forced else loss, "" if forced else mark(loss),
                                 forced, luck, luck_mark(luck), step.cube.value, board.id(), gid,
                                 time.perf_counter() - t))
@@ -274,6 +275,7 @@ def review(
                 after = board.play(p)
                 if after.is_game_over():
                     o = after.outcome()
+                    assert o is not None
                     res[name] = float(o.points if o.winner == board.turn else -o.points if o.winner is not None else 0)
                 else:
                     res[name] = -after.rollout(trials, seed=seed, threads=threads, evaluator=evaluator).equity
@@ -282,7 +284,7 @@ def review(
         roll_info = {"decisions": rollouts, "trials": trials, "seed": seed}
     seconds = time.perf_counter() - t0
     summary = _summaries(record, moves)
-    return Review(record.kind, record.length, tuple(record.players), plies, luck_plies, threads, moves, cube,
+    return Review(record.kind, record.length, (record.players[0], record.players[1]), plies, luck_plies, threads, moves, cube,
                   summary, seconds, seconds / max(1, len(moves)), roll_info)
 
 

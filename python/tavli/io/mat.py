@@ -217,6 +217,7 @@ def write(record: MatchRecord) -> str:
         rows: list[list[str]] = []
         for ai, a in enumerate(g.actions):
             if a.kind == "move":
+                assert a.dice is not None
                 entry = f"{a.dice[0]}{a.dice[1]}: {texts[(gi, ai)]}"
             elif a.kind == "double":
                 entry = f" Doubles => {a.value}"

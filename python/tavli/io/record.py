@@ -308,7 +308,7 @@ def from_match_record(rec: Mapping[str, Any], players: tuple[str, str] = ("White
         games.append(GameRecord((score[0], score[1]), actions, res["winner"], res["points"] if res["winner"] is not None else 0))
         if res["winner"] is not None:
             score[res["winner"]] += res["points"]
-    out = MatchRecord(int(rec["target"]), tuple(players), games, rec["kind"], dict(rec.get("options") or {}))
+    out = MatchRecord(int(rec["target"]), (players[0], players[1]), games, rec["kind"], dict(rec.get("options") or {}))
     return validate(out)
 
 
@@ -325,13 +325,13 @@ def from_board(board: Board, players: tuple[str, str] = ("White", "Black")) -> M
     actions = []
     b = root.copy()
     for p in board.move_stack:
-        actions.append(Action(b.turn, "move", tuple(p.dice), str(p) if len(p) else ""))
+        actions.append(Action(b.turn, "move", (p.dice[0], p.dice[1]), str(p) if len(p) else ""))
         b.push(p)
     kind = board.variant if board.variant in KINDS else None
     if kind is None:
         raise ValueError(f"{board.variant} has no match kind in tavli.match.KINDS")
     game = GameRecord((0, 0), actions, o.winner, o.points if o.winner is not None else 0)
-    return validate(MatchRecord(0, tuple(players), [game], kind, {board.variant: board.options} if board.options else {}))
+    return validate(MatchRecord(0, (players[0], players[1]), [game], kind, {board.variant: board.options} if board.options else {}))
 
 
 def from_simulation(result: Mapping[str, Any], variant: str, players: tuple[str, str] = ("White", "Black"),
@@ -371,7 +371,7 @@ def from_simulation(result: Mapping[str, Any], variant: str, players: tuple[str,
     kind = variant if variant in KINDS else None
     if kind is None:
         raise ValueError(f"{variant} has no match kind in tavli.match.KINDS")
-    return validate(MatchRecord(0, tuple(players), games, kind, {variant: dict(options)} if options else {}))
+    return validate(MatchRecord(0, (players[0], players[1]), games, kind, {variant: dict(options)} if options else {}))
 
 
 def _flip_start(variant: str, options: Mapping[str, Any]) -> Board:

@@ -238,11 +238,12 @@ def _fill_moves(record: MatchRecord, steps: dict[tuple[int, int], list[tuple[int
             if a.kind != "move":
                 continue
             st = steps[(gi, ai)]
+            assert a.dice is not None
             try:
                 if a.player != board.turn:
                     raise ValueError("not on roll")
                 play = board.find_play(st, a.dice)
-            except Exception as e:  # IllegalMove or ValueError: say it as the file wrote it
+            except ValueError as e:  # IllegalMove is one: say it as the file wrote it
                 text = " ".join(f"{_gnubg_point(f)}/{_gnubg_point(t)}" for f, t in st)
                 raise ValueError(f"game {gi + 1}, turn {a.turn}, {record.players[a.player]} (line {a.line}): "
                                  f"{a.dice[0]}{a.dice[1]}: {text or '(no move)'} is not a legal play: {e}") from None
@@ -271,6 +272,7 @@ def write(record: MatchRecord) -> str:
     for step in replay(record):
         a = step.action
         if a.kind == "move":
+            assert step.play is not None and a.dice is not None
             letters = "".join(_letter(f, a.player) + _letter(t, a.player) for f, t in step.play.steps)
             moves[(step.game, step.index)] = f"{a.dice[0]}{a.dice[1]}{letters}"
     out = []

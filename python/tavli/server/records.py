@@ -58,6 +58,7 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
                                  "player": a.player, "kind": a.kind, "cube": s.cube.value, "score": score,
                                  "position": s.board.id()}
         if a.kind == "move":
+            assert a.dice is not None and s.play is not None
             entry["dice"] = list(a.dice)
             entry["move"] = a.move
             entry["steps"] = [list(st) for st in s.play.steps]
