@@ -282,10 +282,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from .frontends.review_cli import review_main
+
+    return review_main(args.rest)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from .frontends.review_cli import convert_main
+
+    return convert_main(args.rest)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # Front ends with their own argument parsers get everything after their name, options first too.
-    passthrough = {"render": cmd_render, "ubgi": cmd_ubgi}
+    passthrough = {"render": cmd_render, "ubgi": cmd_ubgi, "review": cmd_review, "convert": cmd_convert}
     if argv and argv[0] in passthrough:
         return passthrough[argv[0]](argparse.Namespace(rest=argv[1:]))
     parser = argparse.ArgumentParser(prog="tavli", description="tavli: an engine for the tables games")
@@ -347,6 +359,14 @@ def main(argv: list[str] | None = None) -> int:
     p_ubgi = sub.add_parser("ubgi", help="engine line protocol on stdin/stdout (UBGI, docs/ubgi.md)", add_help=False)
     p_ubgi.add_argument("rest", nargs=argparse.REMAINDER)
     p_ubgi.set_defaults(func=cmd_ubgi)
+    p_review = sub.add_parser("review", help="review a match file: errors, ratings, luck (tavli review FILE)",
+                              add_help=False)
+    p_review.add_argument("rest", nargs=argparse.REMAINDER)
+    p_review.set_defaults(func=cmd_review)
+    p_convert = sub.add_parser("convert", help="convert a match file: .mat, .sgf, .json (tavli convert IN OUT)",
+                               add_help=False)
+    p_convert.add_argument("rest", nargs=argparse.REMAINDER)
+    p_convert.set_defaults(func=cmd_convert)
     p_serve = sub.add_parser("serve", help="HTTP API and the web page (needs tavli[server])")
     p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -76,6 +76,7 @@ CHECKER_STROKE = ("#3a3a3a", "#a8a8a8")
 TEXT_ON = ("#1a1a1a", "#f6f1e3")  # text drawn on a checker (or die) of that colour
 PIN_STROKE = "#e63946"
 ARROW = "#ff9f1c"
+BEST_ARROW = "#4cc9f0"  # a review's best play beside the play made
 HIGHLIGHT = "#ffe066"
 LABEL_FILL = "#3a3a3a"
 
@@ -375,7 +376,8 @@ def _dice_group(dice: tuple[int, int], view: _View) -> str:
     return _tag("g", {"class": "dice", "data-dice": f"{dice[0]}-{dice[1]}"}, "".join(parts))
 
 
-def _arrow_path(x1: float, y1: float, x2: float, y2: float, label_from: str, label_to: str) -> str:
+def _arrow_path(x1: float, y1: float, x2: float, y2: float, label_from: str, label_to: str,
+                colour: str = ARROW, dashed: bool = False) -> str:
     dx, dy = x2 - x1, y2 - y1
     length = math.hypot(dx, dy) or 1.0
     bow = min(0.18 * length, 60.0)  # a slight curve keeps consecutive steps apart
@@ -392,11 +394,12 @@ def _arrow_path(x1: float, y1: float, x2: float, y2: float, label_from: str, lab
     d = (f"M {_num(x1)} {_num(y1)} Q {_num(cx)} {_num(cy)} {_num(x2)} {_num(y2)} "
          f"M {_num(hx1)} {_num(hy1)} L {_num(x2)} {_num(y2)} L {_num(hx2)} {_num(hy2)}")
     return _tag("path", {"class": "arrow", "data-from": label_from, "data-to": label_to, "d": d, "fill": "none",
-                         "stroke": ARROW, "stroke-width": 4, "stroke-linecap": "round",
-                         "stroke-linejoin": "round", "stroke-opacity": 0.9})
+                         "stroke": colour, "stroke-width": 4, "stroke-linecap": "round",
+                         "stroke-linejoin": "round", "stroke-opacity": 0.9,
+                         **({"stroke-dasharray": "10 7"} if dashed else {})})
 
 
-def _arrows(play: _core.Play, view: _View) -> list[str]:
+def _arrows(play: _core.Play, view: _View, colour: str = ARROW, dashed: bool = False) -> list[str]:
     """One arrow per step, from the top checker of the source to where it lands (stacks followed
     step by step, hits sending the blot to the bar)."""
     side = view.turn
@@ -432,7 +435,7 @@ def _arrows(play: _core.Play, view: _View) -> list[str]:
             slot = min(counts[0][rv] + counts[1][rv], STACK) - 1
             x2, y2 = _point_x(n), _slot_y(n, slot)
             name_to = str(n)
-        out.append(_arrow_path(x1, y1, x2, y2, name_from, name_to))
+        out.append(_arrow_path(x1, y1, x2, y2, name_from, name_to, colour, dashed))
     return out
 
 
@@ -445,6 +448,7 @@ def board_svg(
     numbers: bool = True,
     highlight: Iterable[int | str] = (),
     width: float | None = None,
+    best: Any = None,
 ) -> str:
     """The position as a standalone SVG document (a string), drawn from `viewer`'s seat (0 White,
     1 Black: that side's checkers at the bottom, its points numbered 1..24 from its home).
@@ -454,6 +458,8 @@ def board_svg(
     mover's frame ([(0, 6), (11, 13)]); drawn as one arrow per step. Move text and steps need the
     dice; a Play brings its own.
     highlight: point numbers 1..24 (the viewer's), "bar" and "off" (the mover's tray) to mark.
+    best: a second play of the same roll (a review's best play; same forms as `play`), drawn as
+    dashed arrows of another colour in `<g class="play best">`.
     numbers: draw the point numbers. width: the width attribute in pixels (the height follows);
     None leaves the size to the page (the viewBox scales).
     Bad input raises ValueError (tavli.IllegalMove for a play that is not legal here).
@@ -466,6 +472,7 @@ def board_svg(
     size = _check_width(width)
     roll = None if dice is None else parse_dice(dice)
     legal = _check_play(board, play, roll)
+    legal_best = _check_play(board, best, roll)
 
     view = _View(board, viewer)
     root: dict[str, Any] = {
@@ -498,6 +505,9 @@ def board_svg(
         parts.append(_dice_group(roll, view))
     if legal is not None and len(legal):
         parts.append(_tag("g", {"class": "play", "data-play": str(legal)}, "".join(_arrows(legal, view))))
+    if legal_best is not None and len(legal_best):
+        parts.append(_tag("g", {"class": "play best", "data-play": str(legal_best)},
+                          "".join(_arrows(legal_best, view, BEST_ARROW, dashed=True))))
     body = "\n".join(parts)
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{_tag("svg", root, chr(10) + body + chr(10))}\n'
 

@@ -472,6 +472,9 @@ def create_app() -> FastAPI:
             m.play(best)
         return JSONResponse(_match_state(m, played))
 
+    from .records import add_routes as add_record_routes  # POST /record/open: the record viewer's data
+
+    add_record_routes(app, API, ApiError)
     return app
 
 

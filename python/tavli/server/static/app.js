@@ -462,6 +462,7 @@
       applyMatch(await api('match/new', body));
     } else {
       state.mode = 'game';
+      $('save-box').hidden = true; // a single game keeps no record: play a match (to 1) to save it
       const r = await api('new', { variant: choice, options: {} });
       state.position = r.position;
       state.id = r.id;
@@ -472,7 +473,20 @@
     await advance();
   }
 
+  // A match's finished games as a file (POST record/save), downloaded by the browser.
+  async function saveMatch() {
+    if (state.mode !== 'match' || !state.match) return;
+    const format = $('save-format').value;
+    const r = await api('record/save', { record: state.match.record, format });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([r.text], { type: 'text/plain' }));
+    link.download = `tavli-match.${format}`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  }
+
   function applyMatch(ms) {
+    $('save-box').hidden = false;
     state.match = ms;
     state.position = ms.position;
     state.id = ms.id;
@@ -857,6 +871,7 @@
     $('roll').addEventListener('click', () => run(rollButton));
     $('undo').addEventListener('click', () => run(undo));
     $('hint').addEventListener('click', () => run(hint));
+    $('save').addEventListener('click', () => run(saveMatch));
     $('play-only').addEventListener('click', () => run(async () => {
       if (state.phase === 'move' && state.plays.length === 1) await humanPlays(state.plays[0]);
     }));

@@ -1,0 +1,1 @@
+"""Front ends: command lines and reports built on the engine's Python API."""

@@ -1,0 +1,310 @@
+"""Review of a match record: every checker play judged by the engine, the luck of every roll, and
+per player the error rate, gnubg's rating word for it, the luck and the luck-adjusted result.
+
+    rec = tavli.io.read("match.mat")
+    rv = tavli.review.review(rec, plies=2, threads=2, progress=True)
+    print(rv.table())                 # or rv.to_dict() (the review form of the review schema), rv.html()
+
+Conventions, as GNU Backgammon's "analyse match":
+* A play's equity is the cubeless equity (points per unit cube) for the side that plays it, the
+  position after the play searched `plies` deep (Board.analyze; a play that the root filter cut is
+  searched to the full depth on its own, so the play made is always judged at `plies`). The loss
+  is best - played, in millipoints (mEMG at cube 1: normalised, as gnubg's error rates are). MWC
+  at match scores needs the match equity table of the cube issue (15): `mwc` stays None.
+* Marks by loss, gnubg's default thresholds (gnubg.c arSkillLevel: very bad 0.160, bad 0.080,
+  doubtful 0.040 equity).
+* Luck of a roll: the equity of the best play for that roll minus the average of the best plays
+  over all 36 rolls (the 30 non-doubles for a first play that uses the opening roll), both at
+  `luck_plies` (default 0, as gnubg's ecLuck in analysis.c). Rolls marked by gnubg's arLuckLevel
+  (gnubg.c: very lucky >= 0.6, lucky >= 0.3, unlucky <= -0.3, very unlucky <= -0.6).
+* A player's error rate: the summed losses per unforced play (a play with one legal choice is not
+  a decision), in mEMG; the rating word from it by gnubg's analysis.c GetRating (arThrsRating:
+  error per move < 0.002 Supernatural, < 0.005 World class, < 0.008 Expert, < 0.012 Advanced,
+  < 0.018 Intermediate, < 0.026 Casual player, < 0.035 Beginner, else Awful!).
+* The luck-adjusted result: points won - points lost - (own luck - the opponent's luck), luck
+  counted in points (times the cube when it was rolled).
+* Cube decisions of the record are listed (`cube`), not judged: `cube_judge(step) -> dict`, when
+  given, is called for each (the hook for issue 15's cube evaluation).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from . import _core
+from ._progress import reporter
+from .board import Board
+from .io.record import MatchRecord, Step, replay, validate
+from .match import OPENING
+
+# gnubg.c arSkillLevel (defaults): equity-loss thresholds of the marks, worst first.
+SKILL_THRESHOLDS = (("very bad", 0.160), ("bad", 0.080), ("doubtful", 0.040))
+# gnubg.c arLuckLevel (defaults).
+LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3))
+# gnubg analysis.c arThrsRating / aszRating: the best rating whose threshold the error per move is under.
+RATINGS = (("Supernatural", 0.002), ("World class", 0.005), ("Expert", 0.008), ("Advanced", 0.012),
+           ("Intermediate", 0.018), ("Casual player", 0.026), ("Beginner", 0.035))
+WORST_RATING = "Awful!"
+
+ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def mark(loss: float) -> str:
+    """gnubg's class of a play losing `loss` equity: "very bad", "bad", "doubtful" or ""."""
+    for name, threshold in SKILL_THRESHOLDS:
+        if loss >= threshold:
+            return name
+    return ""
+
+
+def luck_mark(luck: float) -> str:
+    for name, threshold in LUCK_THRESHOLDS:
+        if luck >= threshold:
+            return name
+        if luck <= -threshold:
+            return name.replace("lucky", "unlucky")
+    return ""
+
+
+def rating(error_per_move: float) -> str:
+    """gnubg's rating word for an error rate per unforced move (equity, not milli)."""
+    for name, threshold in RATINGS:
+        if error_per_move < threshold:
+            return name
+    return WORST_RATING
+
+
+@dataclass
+class MoveReview:
+    game: int  # 1-based
+    turn: int  # the file's turn number (else the action's index + 1)
+    player: int
+    dice: tuple[int, int]
+    played: str
+    best: str
+    equity_played: float
+    equity_best: float
+    loss: float  # equity (points per unit cube), best - played, >= 0
+    mark: str
+    forced: bool  # one legal play: not a decision
+    luck: float  # equity, this roll against the average roll
+    luck_mark: str
+    cube: int  # the cube value when the roll was played
+    position: str  # Board.id() before the roll
+    gnubg_id: str | None
+    seconds: float
+    rollout: dict[str, float] | None = None  # equities of the play made and the best by rollout
+    mwc: float | None = None  # the loss in match winning chances: with issue 15's match equity table
+
+    @property
+    def loss_mp(self) -> float:
+        return 1000.0 * self.loss
+
+
+@dataclass
+class CubeReview:
+    game: int
+    turn: int
+    player: int
+    action: str  # double, take, drop
+    value: int | None
+    position: str
+    judgement: dict[str, Any] | None = None  # from cube_judge (issue 15), else None: not judged
+
+
+@dataclass
+class PlayerSummary:
+    name: str
+    moves: int
+    unforced: int
+    error_total: float  # equity summed over the plays
+    error_rate_memg: float  # per unforced play, millipoints
+    rating: str
+    marks: dict[str, int]
+    luck_total: float  # equity at cube 1, summed over the rolls
+    luck_points: float  # luck times the cube value
+    luck_rate_memg: float  # per roll, millipoints
+    points_won: int
+    points_lost: int
+    luck_adjusted: float  # points won - lost - (own luck - opponent's), in points
+
+
+@dataclass
+class Review:
+    kind: str
+    length: int
+    players: tuple[str, str]
+    plies: int
+    luck_plies: int
+    threads: int
+    moves: list[MoveReview]
+    cube: list[CubeReview]
+    summary: list[PlayerSummary]
+    seconds: float
+    seconds_per_move: float
+    rollouts: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (tavli-review-v1.schema.json, the form "review")."""
+        d = asdict(self)
+        d["format"] = "tavli.review"
+        d["version"] = 1
+        for m, md in zip(self.moves, d["moves"]):
+            md["dice"] = list(m.dice)
+            md["loss_mp"] = m.loss_mp
+        d["players"] = list(self.players)
+        return d
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def table(self, colour: bool | None = None, all_moves: bool = True) -> str:
+        from .frontends.review_report import table
+
+        return table(self, colour=sys.stdout.isatty() if colour is None else colour, all_moves=all_moves)
+
+    def html(self) -> str:
+        from .frontends.review_report import html
+
+        return html(self)
+
+
+def _best_equity(board: Board, dice: tuple[int, int], plies: int, threads: int, evaluator: Any) -> float:
+    return board.analyze(dice, plies, threads=threads, evaluator=evaluator)[0].equity
+
+
+def _average_roll(board: Board, plies: int, threads: int, evaluator: Any, opening: bool) -> float:
+    """The mean over the rolls of the best play's equity (at `plies`). The 36 rolls: one
+    evaluation one ply deeper (Board.evaluate at n + 1 is that average by definition, search.h);
+    a first play with the opening roll: the 30 non-doubles, one by one."""
+    if not opening:
+        return board.evaluate(plies + 1, threads=threads, evaluator=evaluator).equity
+    rolls = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
+    return sum(_best_equity(board, r, plies, threads, evaluator) for r in rolls) / len(rolls)
+
+
+def review(
+    record: MatchRecord,
+    plies: int = 2,
+    *,
+    threads: int = 1,
+    luck_plies: int = 0,
+    evaluator: Any = None,
+    rollouts: int = 0,
+    trials: int = 1296,
+    seed: int = 0,
+    progress: Any = None,
+    cube_judge: Callable[[Step], dict[str, Any]] | None = None,
+) -> Review:
+    """Reviews every checker play of `record` (see the module's docstring for the numbers).
+    `rollouts`: roll out the play made and the best play of the `rollouts` worst decisions
+    (`trials` each, Board.rollout with `seed`), the results under `MoveReview.rollout`.
+    Results do not depend on `threads` (the search's threads split the root, cpp search.h)."""
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 4:
+        raise ValueError(f"plies must be an integer 0..4, got {plies!r}")
+    if isinstance(luck_plies, bool) or not isinstance(luck_plies, int) or not 0 <= luck_plies <= plies:
+        raise ValueError(f"luck_plies must be an integer 0..plies, got {luck_plies!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+        raise ValueError(f"threads must be an integer 1..256, got {threads!r}")
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 0:
+        raise ValueError(f"rollouts must be a non-negative integer, got {rollouts!r}")
+    record = validate(record)
+    steps = list(replay(record))
+    report = reporter(progress, "moves")
+    total = sum(1 for s in steps if s.action.kind == "move")
+    moves: list[MoveReview] = []
+    cube: list[CubeReview] = []
+    boards: list[tuple[Board, _core.Play, _core.Play]] = []
+    first_seen: set[int] = set()
+    t0 = time.perf_counter()
+    for step in steps:
+        a = step.action
+        turn = a.turn if a.turn is not None else step.index + 1
+        if a.kind != "move":
+            if a.kind in ("double", "take", "drop"):
+                judged = cube_judge(step) if cube_judge is not None else None
+                cube.append(CubeReview(step.game + 1, turn, a.player, a.kind, a.value, step.board.id(), judged))
+            continue
+        t = time.perf_counter()
+        board, play, dice = step.board, step.play, a.dice
+        assert play is not None and dice is not None  # replay gives every move its play and dice
+        opening = step.game not in first_seen and OPENING.get(board.variant) == "use_opening_dice"
+        first_seen.add(step.game)
+        analysis = board.analyze(dice, plies, threads=threads, evaluator=evaluator)
+        best = analysis[0]
+        key = play.result_key
+        made = next((p for p in analysis if p.play.result_key == key), None)
+        if made is not None and made.plies >= analysis.plies:
+            eq_played = made.equity
+        else:  # cut by the root filter: searched on its own to the same depth
+            eq_played = -board.play(play).evaluate(plies, threads=threads, evaluator=evaluator).equity
+        best_play, best_eq = best.play, best.equity
+        if eq_played > best_eq:  # the play made, cut at the root, is better at full depth: it is the best
+            best_play, best_eq = play, eq_played
+        loss = best_eq - eq_played
+        best_luck = best_eq if luck_plies == plies else _best_equity(board, dice, luck_plies, threads, evaluator)
+        luck = best_luck - _average_roll(board, luck_plies, threads, evaluator, opening)
+        forced = len(analysis) == 1
+        gid = None
+        if board.variant in ("backgammon", "nackgammon", "hypergammon", "portes", "tavla"):
+            try:
+                gid = board.gnubg_id()
+            except Exception:  # noqa: BLE001 - the ID is a convenience
+                gid = None
+        moves.append(MoveReview(step.game + 1, turn, a.player, dice, str(play), str(best_play),
+                                eq_played, best_eq, 0.0 if forced else loss, "" if forced else mark(loss),
+                                forced, luck, luck_mark(luck), step.cube.value, board.id(), gid,
+                                time.perf_counter() - t))
+        boards.append((board, play, best_play))
+        if report is not None:
+            report(len(moves), total)
+    roll_info = None
+    if rollouts:
+        worst = sorted(range(len(moves)), key=lambda i: (-moves[i].loss, i))[:rollouts]
+        for i in worst:
+            m = moves[i]
+            if m.loss <= 0:
+                continue
+            board, play, best_play = boards[i]
+            res = {}
+            for name, p in (("played", play), ("best", best_play)):
+                after = board.play(p)
+                if after.is_game_over():
+                    o = after.outcome()
+                    assert o is not None
+                    res[name] = float(o.points if o.winner == board.turn else -o.points if o.winner is not None else 0)
+                else:
+                    res[name] = -after.rollout(trials, seed=seed, threads=threads, evaluator=evaluator).equity
+            res["loss"] = res["best"] - res["played"]
+            m.rollout = res
+        roll_info = {"decisions": rollouts, "trials": trials, "seed": seed}
+    seconds = time.perf_counter() - t0
+    summary = _summaries(record, moves)
+    return Review(record.kind, record.length, (record.players[0], record.players[1]), plies, luck_plies, threads, moves, cube,
+                  summary, seconds, seconds / max(1, len(moves)), roll_info)
+
+
+def _summaries(record: MatchRecord, moves: list[MoveReview]) -> list[PlayerSummary]:
+    won = [0, 0]
+    for g in record.games:
+        if g.winner is not None:
+            won[g.winner] += g.points
+    luck_points = [sum(m.luck * m.cube for m in moves if m.player == p) for p in (0, 1)]
+    out = []
+    for p in (0, 1):
+        mine = [m for m in moves if m.player == p]
+        unforced = [m for m in mine if not m.forced]
+        err = sum(m.loss for m in unforced)
+        per = err / len(unforced) if unforced else 0.0
+        marks = {name: sum(1 for m in unforced if m.mark == name) for name, _ in SKILL_THRESHOLDS}
+        luck = sum(m.luck for m in mine)
+        out.append(PlayerSummary(
+            record.players[p], len(mine), len(unforced), err, 1000.0 * per,
+            rating(per) if unforced else "N/A", marks, luck, luck_points[p],
+            1000.0 * luck / len(mine) if mine else 0.0, won[p], won[1 - p],
+            won[p] - won[1 - p] - (luck_points[p] - luck_points[1 - p])))
+    return out

@@ -1,0 +1,107 @@
+"""The API's match-file endpoints: POST /api/v1/record/open reads a .mat, SGF or JSON match file
+(sent as text), replays it, and returns every action with the positions before and after it (and,
+on request, the review of each checker play), for the record viewer (static/record.html);
+POST /api/v1/record/save turns a match played on the web page into a file's text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_REVIEW_PLAYS = 400  # a review in one request: at most this many plays (2 plies: about 20 s here)
+
+
+class RecordSaveRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    record: dict[str, Any] = Field(description="A tavli.match record (a match state's record), tavli.game or "
+                                   "tavli.record; a match file holds its finished games.")
+    format: str = Field("mat", description="mat, sgf (backgammon only) or json.", examples=["mat"])
+
+
+class RecordOpenRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    text: str = Field(description="The file's contents (the request body is bounded to 1 MB).")
+    format: str = Field("mat", description="mat, sgf or json.", examples=["mat"])
+    review_plies: int | None = Field(None, ge=0, le=2, description="Review every checker play this deep (0..2); "
+                                     f"null: no review. At most {MAX_REVIEW_PLAYS} plays.")
+
+
+def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]:
+    """The viewer's data: the record's facts and one entry per action (ValueError for a bad file)."""
+    from .. import io
+    from ..io.record import replay
+
+    record = io.loads(text, fmt)
+    steps = list(replay(record))
+    reviews: list[Any] = []
+    if review_plies is not None:
+        plays = sum(1 for s in steps if s.action.kind == "move")
+        if plays > MAX_REVIEW_PLAYS:
+            raise ValueError(f"review: {plays} plays, at most {MAX_REVIEW_PLAYS} in one request (tavli review FILE)")
+        from ..review import review
+
+        rv = review(record, review_plies)
+        reviews = [m.__dict__ | {"loss_mp": m.loss_mp} for m in rv.moves]
+    out = []
+    score = [0, 0]
+    last_game = -1
+    move_index = 0
+    for s in steps:
+        if s.game != last_game:
+            score = list(record.games[s.game].score)
+            last_game = s.game
+        a = s.action
+        entry: dict[str, Any] = {"game": s.game + 1, "turn": a.turn if a.turn is not None else s.index + 1,
+                                 "player": a.player, "kind": a.kind, "cube": s.cube.value, "score": score,
+                                 "position": s.board.id()}
+        if a.kind == "move":
+            assert a.dice is not None and s.play is not None
+            entry["dice"] = list(a.dice)
+            entry["move"] = a.move
+            entry["steps"] = [list(st) for st in s.play.steps]
+            entry["after"] = s.board.play(s.play).id()
+            if reviews:
+                entry["review"] = reviews[move_index]
+            move_index += 1
+        elif a.value is not None:
+            entry["value"] = a.value
+        out.append(entry)
+    games = [{"score": list(g.score), "winner": g.winner, "points": g.points, "crawford": g.crawford}
+             for g in record.games]
+    return {"kind": record.kind, "length": record.length, "players": list(record.players),
+            "final_score": list(record.score), "games": games, "steps": out,
+            "reviewed": review_plies is not None}
+
+
+def add_routes(app: FastAPI, api: str, api_error: type) -> None:
+    """Adds the endpoint to the app (api: the path prefix; api_error(field, message) the refusal)."""
+
+    @app.post(f"{api}/record/save", tags=["matches"])
+    def record_save(body: RecordSaveRequest) -> JSONResponse:
+        import json
+
+        from .. import io
+        from ..match import Match
+
+        if body.format not in ("mat", "sgf", "json"):
+            raise api_error("format", f"expected mat, sgf or json, got {body.format!r}")
+        try:
+            if body.format == "json" and body.record.get("format") == "tavli.match":
+                text = Match.from_record(body.record).to_json(indent=1)  # tavli's own record, replayed
+            else:
+                text = io.dumps(body.record, body.format)
+        except ValueError as e:
+            raise api_error("record", str(e)) from None
+        return JSONResponse({"format": body.format, "text": text})
+
+    @app.post(f"{api}/record/open", tags=["matches"])
+    def record_open(body: RecordOpenRequest) -> JSONResponse:
+        if body.format not in ("mat", "sgf", "json"):
+            raise api_error("format", f"expected mat, sgf or json, got {body.format!r}")
+        try:
+            return JSONResponse(record_view(body.text, body.format, body.review_plies))
+        except ValueError as e:
+            raise api_error("text", str(e)) from None
