@@ -430,6 +430,7 @@ def _rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: A
                   stratify: Any) -> tuple:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
     from .analysis import evaluator_arg
+    from ._base.args import require_bool
     from .sim import _int_arg, _player
 
     trials = _int_arg("trials", trials, 1, 10_000_000)
@@ -442,7 +443,7 @@ def _rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: A
     # The player's own evaluator, unless one is given (a random player's truncated trials are
     # valued by the default evaluator).
     ev = evaluator_arg(evaluator) if evaluator is not None or kind == "random" else player_evaluator
-    return trials, kind, plies, filters, truncate, seed, threads, bool(stratify), ev
+    return trials, kind, plies, filters, truncate, seed, threads, require_bool("stratify", stratify), ev
 
 
 def _rollout_blocks(board: Board, first: int, count: int, *, trials: Any, player: Any = "greedy",
