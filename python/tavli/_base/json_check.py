@@ -59,16 +59,32 @@ class SchemaError(ValueError):
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path or 'the document'}: {message}")
         self.path = path
+        self.reason = message
+
+
+class _Refused(Exception):
+    """Raised inside the compiled checks: the reason, and the path from the failing value upward."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        self.keys: list[Any] = []
+
+
+_KINDS = {type(None): "null", bool: "boolean", int: "integer", str: "string", list: "array", tuple: "array",
+          dict: "object"}
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
+    kind = _KINDS.get(type(value))
+    if kind is not None:
+        return kind
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
     if isinstance(value, (bool, np.bool_)):
         return "boolean"
     if isinstance(value, (int, np.integer)):
         return "integer"
-    if isinstance(value, (float, np.floating)):
+    if isinstance(value, np.floating):
         return "integer" if float(value).is_integer() else "number"
     if isinstance(value, str):
         return "string"
@@ -77,11 +93,6 @@ def _kind(value: Any) -> str:
     if isinstance(value, Mapping):
         return "object"
     return type(value).__name__
-
-
-def _is_type(value: Any, name: str) -> bool:
-    kind = _kind(value)
-    return kind == name or (name == "number" and kind == "integer")
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -98,84 +109,175 @@ def _equal(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _at(path: str, key: Any) -> str:
-    return f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+def _path(keys: list[Any]) -> str:
+    out = ""
+    for key in reversed(keys):
+        out = f"{out}[{key}]" if isinstance(key, int) else (f"{out}.{key}" if out else str(key))
+    return out
 
 
-def _check(s: Any, value: Any, path: str) -> None:
+def _descend(check: Any, value: Any, kind: str, key: Any) -> None:
+    try:
+        check(value, kind)
+    except _Refused as e:
+        e.keys.append(key)
+        raise
+
+
+# --- the schema compiled into closures, once per node (a check costs a few microseconds a value);
+# each closure's variables have names of their own (closures bind late) ---
+_COMPILED: dict[str, Any] = {}
+
+
+def _ref(name: str) -> Any:
+    def check(value: Any, kind: str) -> None:
+        compiled = _COMPILED.get(name)
+        if compiled is None:
+            compiled = _COMPILED[name] = _compile(schema()["$defs"][name])
+        compiled(value, kind)
+
+    return check
+
+
+def _compile(s: Any) -> Any:
+    """A function check(value, kind) raising _Refused unless `value` (of JSON kind `kind`) fits `s`."""
     if s is True:
-        return
+        return lambda value, kind: None
     if s is False:
-        raise SchemaError(path, "not allowed")
+        def refuse(value: Any, kind: str) -> None:
+            raise _Refused("not allowed")
+        return refuse
+    checks: list[Any] = []
     if "$ref" in s:
-        name = s["$ref"].removeprefix("#/$defs/")
-        _check(schema()["$defs"][name], value, path)
+        checks.append(_ref(s["$ref"].removeprefix("#/$defs/")))
     if "type" in s:
-        names = [s["type"]] if isinstance(s["type"], str) else s["type"]
-        if not any(_is_type(value, n) for n in names):
-            raise SchemaError(path, f"expected {' or '.join(names)}, got {_kind(value)} {value!r:.60}")
-    if "const" in s and not _equal(value, s["const"]):
-        raise SchemaError(path, f"expected {s['const']!r}, got {value!r:.60}")
-    if "enum" in s and not any(_equal(value, e) for e in s["enum"]):
-        raise SchemaError(path, f"expected one of {', '.join(map(repr, s['enum']))}, got {value!r:.60}")
-    kind = _kind(value)
-    if kind in ("integer", "number"):
-        if "minimum" in s and value < s["minimum"]:
-            raise SchemaError(path, f"{value!r} is below {s['minimum']}")
-        if "maximum" in s and value > s["maximum"]:
-            raise SchemaError(path, f"{value!r} is over {s['maximum']}")
-    if kind == "string":
-        if "minLength" in s and len(value) < s["minLength"]:
-            raise SchemaError(path, f"shorter than {s['minLength']} characters")
-        if "maxLength" in s and len(value) > s["maxLength"]:
-            raise SchemaError(path, f"longer than {s['maxLength']} characters")
-        if "pattern" in s and not re.search(s["pattern"], value):
-            raise SchemaError(path, f"{value!r:.60} is not of the form {s['pattern']}")
-    if kind == "array":
-        if "minItems" in s and len(value) < s["minItems"]:
-            raise SchemaError(path, f"expected at least {s['minItems']} items, got {len(value)}")
-        if "maxItems" in s and len(value) > s["maxItems"]:
-            raise SchemaError(path, f"expected at most {s['maxItems']} items, got {len(value)}")
-        prefix = s.get("prefixItems", [])
-        for i, item in enumerate(value):
-            if i < len(prefix):
-                _check(prefix[i], item, _at(path, i))
-            elif "items" in s:
-                _check(s["items"], item, _at(path, i))
-        if s.get("uniqueItems") and any(_equal(value[i], value[j]) for i in range(len(value)) for j in range(i)):
-            raise SchemaError(path, "items repeat")
-    if kind == "object":
-        for name in s.get("required", []):
-            if name not in value:
-                raise SchemaError(path, f"missing {name!r}")
-        properties = s.get("properties", {})
-        for key, item in value.items():
-            if "propertyNames" in s:
-                _check(s["propertyNames"], key, _at(path, key))
-            if key in properties:
-                _check(properties[key], item, _at(path, key))
-            elif "additionalProperties" in s:
-                if s["additionalProperties"] is False:
-                    raise SchemaError(_at(path, key), "unknown key")
-                _check(s["additionalProperties"], item, _at(path, key))
+        names = [s["type"]] if isinstance(s["type"], str) else list(s["type"])
+        allowed = set(names) | ({"integer"} if "number" in names else set())
+
+        def of_type(value: Any, kind: str) -> None:
+            if kind not in allowed:
+                raise _Refused(f"expected {' or '.join(names)}, got {kind} {value!r:.60}")
+        checks.append(of_type)
+    if "const" in s:
+        const = s["const"]
+
+        def is_const(value: Any, kind: str) -> None:
+            if not _equal(value, const):
+                raise _Refused(f"expected {const!r}, got {value!r:.60}")
+        checks.append(is_const)
+    if "enum" in s:
+        enum = s["enum"]
+
+        def in_enum(value: Any, kind: str) -> None:
+            if not any(_equal(value, e) for e in enum):
+                raise _Refused(f"expected one of {', '.join(map(repr, enum))}, got {value!r:.60}")
+        checks.append(in_enum)
+    if "minimum" in s or "maximum" in s:
+        lo, hi = s.get("minimum"), s.get("maximum")
+
+        def in_range(value: Any, kind: str) -> None:
+            if kind in ("integer", "number"):
+                if lo is not None and value < lo:
+                    raise _Refused(f"{value!r} is below {lo}")
+                if hi is not None and value > hi:
+                    raise _Refused(f"{value!r} is over {hi}")
+        checks.append(in_range)
+    if {"minLength", "maxLength", "pattern"} & set(s):
+        shortest, longest = s.get("minLength", 0), s.get("maxLength")
+        pattern = re.compile(s["pattern"]) if "pattern" in s else None
+
+        def text(value: Any, kind: str) -> None:
+            if kind != "string":
+                return
+            if len(value) < shortest:
+                raise _Refused(f"shorter than {shortest} characters")
+            if longest is not None and len(value) > longest:
+                raise _Refused(f"longer than {longest} characters")
+            if pattern is not None and not pattern.search(value):
+                raise _Refused(f"{value!r:.60} is not of the form {pattern.pattern}")
+        checks.append(text)
+    if {"minItems", "maxItems", "prefixItems", "items", "uniqueItems"} & set(s):
+        fewest, most = s.get("minItems", 0), s.get("maxItems")
+        prefix = [_compile(p) for p in s.get("prefixItems", [])]
+        rest = _compile(s["items"]) if "items" in s else None
+        unique = s.get("uniqueItems", False)
+
+        def array(value: Any, kind: str) -> None:
+            if kind != "array":
+                return
+            if len(value) < fewest:
+                raise _Refused(f"expected at least {fewest} items, got {len(value)}")
+            if most is not None and len(value) > most:
+                raise _Refused(f"expected at most {most} items, got {len(value)}")
+            for i, item in enumerate(value):
+                check = prefix[i] if i < len(prefix) else rest
+                if check is not None:
+                    _descend(check, item, _kind(item), i)
+            if unique and any(_equal(value[i], value[j]) for i in range(len(value)) for j in range(i)):
+                raise _Refused("items repeat")
+        checks.append(array)
+    if {"required", "properties", "additionalProperties", "propertyNames"} & set(s):
+        required = s.get("required", [])
+        properties = {k: _compile(v) for k, v in s.get("properties", {}).items()}
+        extra = s.get("additionalProperties")
+        extra_check = _compile(extra) if extra not in (None, False) else None
+        key_check = _compile(s["propertyNames"]) if "propertyNames" in s else None
+
+        def obj(value: Any, kind: str) -> None:
+            if kind != "object":
+                return
+            for name in required:
+                if name not in value:
+                    raise _Refused(f"missing {name!r}")
+            for key, item in value.items():
+                if key_check is not None:
+                    _descend(key_check, key, _kind(key), key)
+                check = properties.get(key)
+                if check is None:
+                    if extra is False:
+                        e = _Refused("unknown key")
+                        e.keys.append(key)
+                        raise e
+                    check = extra_check
+                if check is not None:
+                    _descend(check, item, _kind(item), key)
+        checks.append(obj)
     for keyword in ("oneOf", "anyOf"):
         if keyword in s:
-            errors = [_error(option, value, path) for option in s[keyword]]
-            fits = errors.count(None)
-            if fits == 0:  # say why the first form that is not just null refused it
-                raise next((e for e, o in zip(errors, s[keyword]) if o != {"type": "null"}), errors[0])
-            if keyword == "oneOf" and fits > 1:
-                raise SchemaError(path, f"{value!r:.60} fits more than one of the allowed forms")
+            options = [(_compile(o), o == {"type": "null"}) for o in s[keyword]]
+            checks.append(_choice(options, keyword == "oneOf"))
+    if len(checks) == 1:
+        return checks[0]
+
+    def all_of(value: Any, kind: str) -> None:
+        for check in checks:
+            check(value, kind)
+    return all_of
 
 
-def _error(s: Any, value: Any, path: str) -> SchemaError | None:
-    try:
-        _check(s, value, path)
-    except SchemaError as e:
-        return e
-    return None
+def _choice(options: list[tuple[Any, bool]], exactly_one: bool) -> Any:
+    def choose(value: Any, kind: str) -> None:
+        errors = []
+        for check, _ in options:
+            try:
+                check(value, kind)
+            except _Refused as e:
+                errors.append(e)
+            else:
+                errors.append(None)
+                if not exactly_one:
+                    return
+        fits = errors.count(None)
+        if fits == 0:  # say why the first form that is not just null refused it
+            raise next((e for e, (_, null) in zip(errors, options) if not null), errors[0])
+        if exactly_one and fits > 1:
+            raise _Refused(f"{value!r:.60} fits more than one of the allowed forms")
+    return choose
 
 
 def check(form: str, value: Any) -> None:
     """Raises SchemaError (a ValueError) unless `value` is a valid `form` (a $defs name, e.g. "matchRecord")."""
-    _check({"$ref": f"#/$defs/{form}"}, value, "")
+    try:
+        _ref(form)(value, _kind(value))
+    except _Refused as e:
+        raise SchemaError(_path(e.keys), e.reason) from None
