@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from . import Board, random_positions
+from ._base.limits import FRONTEND_TIME_LIMIT
 from ._core import IllegalMove, InvalidPosition
 
 DEFAULT_SEED = 2026
@@ -237,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     p_an.add_argument("--dice", help="a roll such as 6-5 (default 6-5)")
     p_an.add_argument("--plies", type=int, default=2, help="search depth (default 2)")
     p_an.add_argument("--threads", type=int, default=1, help="threads at the root (default 1)")
-    p_an.add_argument("--time-limit", type=float, default=None, help="seconds; the deepest finished depth is shown")
+    p_an.add_argument("--time-limit", type=float, default=FRONTEND_TIME_LIMIT,
+                      help=f"seconds per roll (default {FRONTEND_TIME_LIMIT:g}; 0: no limit); the deepest finished "
+                           "depth is shown")
     p_an.add_argument("--limit", type=int, default=10, help="plays shown (default 10)")
     p_an.add_argument("--all", action="store_true", help="show every play")
     p_an.add_argument("--evaluator", default="nets",
