@@ -43,8 +43,13 @@ class Budget:
         return self.seconds - self.used()
 
 
-@functools.lru_cache(maxsize=None)
 def _takes_time_limit(fn: Callable[..., Any]) -> bool:
+    # keyed by the plain function: a bound method is new for every board (and would keep it alive)
+    return _function_takes_time_limit(getattr(fn, "__func__", fn))
+
+
+@functools.lru_cache(maxsize=256)
+def _function_takes_time_limit(fn: Callable[..., Any]) -> bool:
     try:
         return "time_limit" in inspect.signature(fn).parameters  # named: **options does not count
     except (TypeError, ValueError):  # a builtin without a signature
