@@ -77,12 +77,12 @@ def response_parts(raw: bytes) -> tuple[int, dict[str, str], bytes]:
     return int(lines[0].split()[1]), headers, body
 
 
-def request(path: str, body: dict | None = None, extra: str = "") -> bytes:
+def request(path: str, body: dict | None = None) -> bytes:
     data = b"" if body is None else json.dumps(body).encode()
     method = "GET" if body is None else "POST"
     length = "" if body is None else f"Content-Length: {len(data)}\r\n"
     return (f"{method} /api/v1{path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n"
-            f"Content-Type: application/json\r\n{length}{extra}\r\n").encode() + data
+            f"Content-Type: application/json\r\n{length}\r\n").encode() + data
 
 
 # --- framing --------------------------------------------------------------------------------------------------
@@ -92,7 +92,8 @@ def test_ambiguous_framing_is_refused_with_400(port):
     head = f"POST /api/v1/new HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
     for framing in ([f"Content-Length: {len(body)}", "Transfer-Encoding: chunked"],
                     ["Transfer-Encoding: chunked", f"Content-Length: {len(chunked)}"]):
-        status, headers, reply = response_parts(exchange(port, (head + "\r\n".join(framing) + "\r\n\r\n").encode() + chunked))
+        raw = (head + "\r\n".join(framing) + "\r\n\r\n").encode() + chunked
+        status, headers, reply = response_parts(exchange(port, raw))
         assert status == 400, reply
         assert json.loads(reply)["error"]["field"] == "body" and "not both" in json.loads(reply)["error"]["message"]
         assert headers.get("connection") == "close"
@@ -101,9 +102,10 @@ def test_ambiguous_framing_is_refused_with_400(port):
         status, _, _ = response_parts(exchange(port, (head + "\r\n".join(framing) + "\r\n\r\n").encode() + body))
         assert status == 400
     # each framing alone is fine
-    ok, _, reply = response_parts(exchange(port, (head + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body))
+    alone = head + "Connection: close\r\n"
+    ok, _, reply = response_parts(exchange(port, (alone + f"Content-Length: {len(body)}\r\n\r\n").encode() + body))
     assert ok == 200 and json.loads(reply)["id"] == tavli.Board("fevga").id()
-    ok, _, reply = response_parts(exchange(port, (head + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").encode() + chunked))
+    ok, _, reply = response_parts(exchange(port, (alone + "Transfer-Encoding: chunked\r\n\r\n").encode() + chunked))
     assert ok == 200
 
 
@@ -212,10 +214,12 @@ def test_simulate_costs_are_summed_over_both_players():
     with TestClient(server_app.create_app(workers=1)) as client:
         # search:1 is 0.5 CPU s a game per player: 6 games of two searchers (6 s) are over the 5 s
         # budget, though each player alone would fit; 9 games against random (4.5 s) are not
-        r = client.post("/api/v1/simulate", json={"variant": "hypergammon", "games": 6, "players": ["search:1", "search:1"]})
+        two = {"variant": "hypergammon", "games": 6, "players": ["search:1", "search:1"]}
+        r = client.post("/api/v1/simulate", json=two)
         assert r.status_code == 422 and r.json()["error"]["field"] == "games"
         assert "at most 5 games" in r.json()["error"]["message"]
-        r = client.post("/api/v1/simulate", json={"variant": "hypergammon", "games": 9, "players": ["search:1", "random"]})
+        one = {"variant": "hypergammon", "games": 9, "players": ["search:1", "random"]}
+        r = client.post("/api/v1/simulate", json=one)
         assert r.status_code == 200 and r.json()["games"] == 9 and not r.json()["interrupted"]
 
 

@@ -56,7 +56,8 @@ def batch_legal_plays(
     rows = as_int_array(positions, "positions", "uint8")
     d = as_int_array(dice, "dice", "int64")
     threads = int_arg("threads", threads, 1, 1024)
-    return _core._batch_legal_plays(variant, to_pairs(options), rows, d, require_bool("return_positions", return_positions), threads)
+    want_positions = require_bool("return_positions", return_positions)
+    return _core._batch_legal_plays(variant, to_pairs(options), rows, d, want_positions, threads)
 
 
 def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **options: Any):

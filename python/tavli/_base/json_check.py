@@ -189,10 +189,7 @@ def _compile(s: Any) -> Any:
         def text(value: Any, kind: str) -> None:
             if kind != "string":
                 return
-            if len(value) < shortest:
-                raise _Refused(f"shorter than {shortest} characters")
-            if longest is not None and len(value) > longest:
-                raise _Refused(f"longer than {longest} characters")
+            _length(len(value), shortest, longest, "characters")
             if pattern is not None and not pattern.search(value):
                 raise _Refused(f"{value!r:.60} is not of the form {pattern.pattern}")
         checks.append(text)
@@ -205,10 +202,7 @@ def _compile(s: Any) -> Any:
         def array(value: Any, kind: str) -> None:
             if kind != "array":
                 return
-            if len(value) < fewest:
-                raise _Refused(f"expected at least {fewest} items, got {len(value)}")
-            if most is not None and len(value) > most:
-                raise _Refused(f"expected at most {most} items, got {len(value)}")
+            _length(len(value), fewest, most, "items")
             for i, item in enumerate(value):
                 check = prefix[i] if i < len(prefix) else rest
                 if check is not None:
@@ -255,9 +249,16 @@ def _compile(s: Any) -> Any:
     return all_of
 
 
+def _length(n: int, fewest: int, most: int | None, unit: str) -> None:
+    if n < fewest:
+        raise _Refused(f"expected at least {fewest} {unit}, got {n}")
+    if most is not None and n > most:
+        raise _Refused(f"expected at most {most} {unit}, got {n}")
+
+
 def _choice(options: list[tuple[Any, bool]], exactly_one: bool) -> Any:
     def choose(value: Any, kind: str) -> None:
-        errors = []
+        errors: list[_Refused | None] = []
         for check, _ in options:
             try:
                 check(value, kind)
@@ -269,7 +270,8 @@ def _choice(options: list[tuple[Any, bool]], exactly_one: bool) -> Any:
                     return
         fits = errors.count(None)
         if fits == 0:  # say why the first form that is not just null refused it
-            raise next((e for e, (_, null) in zip(errors, options) if not null), errors[0])
+            refusals = [e for e in errors if e is not None]
+            raise next((e for e, (_, null) in zip(refusals, options) if not null), refusals[0])
         if exactly_one and fits > 1:
             raise _Refused(f"{value!r:.60} fits more than one of the allowed forms")
     return choose
