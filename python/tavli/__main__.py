@@ -206,7 +206,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as e:  # the server is an optional extra
         print(f"tavli serve needs the server extra: pip install \"tavli[server]\" ({e})", file=sys.stderr)
         return 2
-    serve(host=args.host, port=args.port)
+    serve(host=args.host, port=args.port, workers=args.workers, queue=args.queue)
     return 0
 
 
@@ -273,6 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="HTTP API and the web page (needs tavli[server])")
     p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p_serve.add_argument("--workers", type=int, default=None, help="engine threads (default: the CPUs); every "
+                         "request is capped at 5 CPU seconds (docs/server.md)")
+    p_serve.add_argument("--queue", type=int, default=None,
+                         help="requests that may wait for a worker (default 8 per worker, at least 32); more get 503")
     p_serve.set_defaults(func=cmd_serve)
 
     args = parser.parse_args(argv)

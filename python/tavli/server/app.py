@@ -46,7 +46,8 @@ MAX_MATCH_GAMES = 200
 # up (fevga: search:1 0.39 s, greedy 3.8 ms, random 0.04 ms per player and game).
 SIM_PLAYERS = {"random": 0.0001, "greedy": 0.005, "search:1": 0.5}
 SIM_CHUNK_SECONDS = 0.25  # a simulation checks its budget after every chunk of about this much work
-WAITING_PER_WORKER = 8  # the default queue: this many waiting requests per worker
+WAITING_PER_WORKER = 8  # the default queue: this many waiting requests per worker,
+MIN_WAITING = 32  # and at least this many (a one-core host still takes a burst of small requests)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 API = "/api/v1"
 
@@ -417,12 +418,14 @@ def _busy(exc: Busy) -> JSONResponse:
 
 def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budget: float = CPU_BUDGET) -> FastAPI:
     """The app. `workers`: engine threads (default: the CPUs this process may use); `queue`: requests
-    that may wait for one (default WAITING_PER_WORKER per worker; more get 503 + Retry-After);
+    that may wait for one (default WAITING_PER_WORKER per worker, at least MIN_WAITING; more get
+    503 + Retry-After);
     `cpu_budget`: the CPU seconds one request may cost (default CPU_BUDGET, at most that)."""
     workers = default_workers() if workers is None else workers
     if not 0 < cpu_budget <= CPU_BUDGET:
         raise ValueError(f"cpu_budget must be over 0 and at most {CPU_BUDGET} s, got {cpu_budget!r}")
-    pool = WorkPool(workers, WAITING_PER_WORKER * workers if queue is None else queue, cpu_budget)
+    queue = max(MIN_WAITING, WAITING_PER_WORKER * workers) if queue is None else queue
+    pool = WorkPool(workers, queue, cpu_budget)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
