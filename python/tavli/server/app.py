@@ -338,7 +338,7 @@ def _simulated(variant: str, games: int, players: list[str], seed: int, options:
     chunk = max(1, int(min(SIM_CHUNK_SECONDS, budget.seconds / 4) / per_game))
     parts = []
     played = 0
-    while played < games and budget.left() > 0:
+    while played < games and (not parts or budget.left() > 0):  # the first chunk always runs
         n = min(chunk, games - played)
         parts.append(call_within(tavli.simulate, budget, variant, n, players, seed=seed, threads=1, chunk=n,
                                  first_game=played, **options))
