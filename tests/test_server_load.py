@@ -238,3 +238,21 @@ def test_a_simulation_stops_at_its_cpu_budget_with_the_games_played(monkeypatch)
     direct = tavli.simulate("fevga", out["games"], ("greedy", "greedy"), seed=5)
     w = direct["winner"]
     assert out["wins"] == [int((w == 0).sum()), int((w == 1).sum())]  # the first games of the whole run
+
+
+def test_the_issues_simulation_is_refused_on_admission():
+    # issue 18: 20 games of search:1 against search:1 cost 6.6 CPU s; summed, the estimate is 20 s
+    with TestClient(server_app.create_app(workers=1)) as client:
+        r = client.post("/api/v1/simulate", json={"variant": "fevga", "games": 20, "players": ["search:1", "search:1"]})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "games"
+
+
+def test_a_search_gets_the_budget_as_its_time_limit():
+    """With a 0.05 s budget a 3-ply analysis asked for the default 5 s stops at the budget: the
+    engine returns the deepest depth it finished (interrupted), all plays still ranked."""
+    board = tavli.Board.from_array(tavli.random_positions("backgammon", 25, seed=18)[0][24], "backgammon")
+    with TestClient(server_app.create_app(workers=1, cpu_budget=0.05)) as client:
+        r = client.post("/api/v1/analyze", json={"position": board.id(), "dice": [6, 5], "plies": 3})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["interrupted"] and out["plies"] < 3 and len(out["plays"]) == len(board.legal_plays((6, 5)))
