@@ -24,12 +24,14 @@ modes are there to reach deep into the C++ parsers and move generator anyway.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import copy
 import json
 import os
 import re
 import sys
+import tempfile
 import zlib
 
 import numpy as np
@@ -38,6 +40,17 @@ import atheris
 
 with atheris.instrument_imports():
     import tavli
+    from tavli._base import json_check
+
+try:  # the HTTP target needs the server extra; without it that target does nothing
+    with atheris.instrument_imports(include=["tavli"]):  # not FastAPI's own modules: slow to instrument
+        from tavli.server import create_app
+except ImportError:  # pragma: no cover - depends on the environment
+    create_app = None
+try:  # an independent check of accepted records; optional
+    import jsonschema
+except ImportError:  # pragma: no cover
+    jsonschema = None
 
 Board = tavli.Board
 VALUE_ERRORS = (ValueError,)  # InvalidPosition and IllegalMove are subclasses
@@ -639,18 +652,60 @@ def _mutate_record(inp: Input, rec, depth: int = 0):
     return _json_value(inp)
 
 
+def _schema_valid(form: str, doc) -> bool | None:
+    """jsonschema's verdict on `doc` (None without jsonschema, or for what JSON cannot hold)."""
+    if jsonschema is None or len(json.dumps(doc, default=str)) > 20_000:  # long ones: too slow here
+        return None
+    if form not in _VALIDATORS:
+        s = json_check.schema()
+        _VALIDATORS[form] = jsonschema.Draft202012Validator({"$defs": s["$defs"], "$ref": f"#/$defs/{form}"})
+    try:
+        return _VALIDATORS[form].is_valid(json.loads(json.dumps(doc)))
+    except (TypeError, ValueError):
+        return None
+
+
+_VALIDATORS: dict = {}
+
+
+def _contradicted(inp: Input, board: Board, turn: dict) -> bool:
+    """Replaces the move text of `turn` (a recorded play of `board`'s position) with another legal
+    play's text or a non-string; True when it now contradicts the steps."""
+    dice = tuple(turn["dice"])
+    if inp.byte() < 60:
+        turn["play"] = inp.pick([2413, None, True, ["24/13"], {"text": "24/13"}, 6.5])
+        return True
+    plays = board.legal_plays(dice)
+    other = plays[inp.small(len(plays))]
+    turn["play"] = str(other)
+    return other != board.find_play(turn["steps"], dice)
+
+
 def t_board_record(inp: Input) -> None:
-    mode = inp.small(2)
+    mode = inp.small(3)
+    contradicted = False
     if mode == 0:
         try:
-            rec = json.loads(inp.text())
-        except (ValueError, RecursionError):
+            rec = json_check.loads(inp.text())
+        except ValueError:
             return
-    else:
+    elif mode == 1:
         rec = SEED_GAMES[inp.byte() % len(SEED_GAMES)].to_record()
         for _ in range(1 + inp.small(3)):
             rec = _mutate_record(inp, rec)
+    else:  # one play's text says another play than its steps (or is not text)
+        game = SEED_GAMES[inp.byte() % len(SEED_GAMES)]
+        rec = game.to_record()
+        i = inp.small(len(rec["plays"]))
+        before = game.copy()
+        for _ in range(len(rec["plays"]) - i):
+            before.pop()
+        contradicted = _contradicted(inp, before, rec["plays"][i])
     b = attempt(Board.from_record, rec)
+    if b is not None and contradicted:
+        raise Finding(f"Board.from_record accepted a play whose text {rec['plays'][i]['play']!r} contradicts its steps")
+    if b is not None and _schema_valid("gameRecord", rec) is False:
+        raise Finding("Board.from_record accepted a record the JSON Schema refuses")
     if b is not None:
         again = Board.from_record(b.to_record())
         if again != b or [str(p) for p in again.move_stack] != [str(p) for p in b.move_stack]:
@@ -681,11 +736,42 @@ def match_state(m) -> str:
     return json.dumps(m.to_record(), sort_keys=True)
 
 
+def _deep_json(inp: Input) -> str:
+    """JSON text nested past json_check.MAX_DEPTH, somewhere inside a record-like document."""
+    depth = json_check.MAX_DEPTH + 1 + inp.pick([0, 1, 10, 1000, 5000])
+    opener, closer = inp.pick([("[", "]"), ('{"a":', "}"), ('[{"b":', "}]")])
+    inner = opener * depth + inp.pick(["1", "null", '"x"', "[]"]) + closer * depth
+    return inp.pick(['{"format": "tavli.match", "version": 1, "kind": "tavli", "games": %s}', "%s",
+                     '{"games": [{"turns": %s}]}']) % inner
+
+
 def t_match(inp: Input) -> None:
-    mode = inp.small(4)
+    mode = inp.small(6)
     if mode == 0:
         text = inp.text()
         m = attempt(tavli.Match.from_json, text)
+    elif mode == 4:  # nested too deep: a ValueError, never a RecursionError
+        text = _deep_json(inp)
+        if attempt(tavli.Match.from_json, text) is not None:
+            raise Finding("Match.from_json accepted JSON nested past MAX_DEPTH")
+        return
+    elif mode == 5:  # one turn's text says another play than its steps (in the first game's first turns)
+        rec = SEED_MATCHES[inp.byte() % len(SEED_MATCHES)].to_record()
+        if not rec["games"] or not rec["games"][0].get("turns"):
+            return
+        first = rec["games"][0]
+        first["turns"] = first["turns"][:40]
+        first.pop("result", None)
+        rec["games"] = [first]
+        rec.pop("score", None)
+        ti = inp.small(len(first["turns"]))
+        partial = copy.deepcopy(rec)
+        partial["games"][0]["turns"] = partial["games"][0]["turns"][:ti]
+        before = tavli.Match.from_record(partial).board
+        contradicted = _contradicted(inp, before, first["turns"][ti])
+        if attempt(tavli.Match.from_record, rec) is not None and contradicted:
+            raise Finding("Match.from_record accepted a turn whose text contradicts its steps")
+        return
     elif mode == 3:
         kind, target, kw = _match_args(inp)
         m = attempt(tavli.Match, kind, target, **kw)
@@ -700,6 +786,8 @@ def t_match(inp: Input) -> None:
         m = attempt(tavli.Match.from_json, text) if text is not None else attempt(tavli.Match.from_record, rec)
     if m is None:
         return
+    if mode in (1, 2) and _schema_valid("matchRecord", rec) is False:
+        raise Finding("Match.from_record accepted a record the JSON Schema refuses")
     again = tavli.Match.from_json(m.to_json())
     if again.to_record() != m.to_record():
         raise Finding("Match.from_json(to_json()) differs")
@@ -928,6 +1016,132 @@ def t_evaluate_batch(inp: Input) -> None:
     _check_rows_per_board(arr, variant, options, "evaluate_batch")
 
 
+# --- the net loader ----------------------------------------------------------------------------------
+_NET_DIR = tempfile.mkdtemp(prefix="tavli-fuzz-net-")
+_NET_PATH = os.path.join(_NET_DIR, "net.bin")
+SEED_NETS = []
+for _family, _hidden in (("backgammon", 2), ("plakoto", 3), ("fevga", 1), ("narde", 2)):
+    tavli.nn.Net(_family, _hidden, seed=_hidden).save(_NET_PATH, metadata=f"fuzz seed {_family}")
+    with open(_NET_PATH, "rb") as _f:
+        SEED_NETS.append(_f.read())
+
+
+def t_net_load(inp: Input) -> None:
+    """tavli.nn.Net.load on bytes in a regular file: a ValueError/OSError with a message, or a net
+    that saves and loads back to the same weights."""
+    mode = inp.small(3)
+    if mode == 0:
+        raw = inp.rest()
+    else:
+        raw = SEED_NETS[inp.small(len(SEED_NETS))]
+        if mode == 1:
+            raw = _mutate_bytes(inp, raw, 8)
+        else:  # cut, or a header field changed (the first 64 bytes hold the sizes)
+            raw = raw[: inp.small(len(raw) + 1)] if inp.byte() < 128 else _mutate_header(inp, raw)
+    with open(_NET_PATH, "wb") as f:
+        f.write(raw)
+    try:
+        net = tavli.nn.Net.load(_NET_PATH)
+    except (ValueError, OSError) as e:
+        feature("net_load", type(e).__name__, message_shape(e))
+        if not str(e).strip():
+            raise Finding(f"{type(e).__name__} without a message from Net.load") from e
+        return
+    feature("net_load", "accepted")
+    again_path = _NET_PATH + ".again"
+    net.save(again_path)
+    again = tavli.nn.Net.load(again_path)
+    if not all(np.array_equal(getattr(net, w), getattr(again, w)) for w in ("w1", "b1", "w2", "b2")):
+        raise Finding("a loaded net does not save and load back to the same weights")
+
+
+def _mutate_header(inp: Input, raw: bytes) -> bytes:
+    out = bytearray(raw)
+    i = 8 + 4 * inp.small(6)  # after the magic: one little-endian 32-bit field
+    if i + 4 <= len(out):
+        out[i:i + 4] = inp.pick([0, 1, 2**31 - 1, 2**32 - 1, 2**16, 5, 250]).to_bytes(4, "little")
+    return bytes(out)
+
+
+# --- HTTP request bodies -------------------------------------------------------------------------------
+# The API's app in-process, through ASGI (no sockets): every request body is answered with 200 or
+# a 4xx JSON error naming a field, never a 500. A CPU budget of 0.05 s keeps any one search short.
+HTTP_APP = create_app(workers=1, queue=4, cpu_budget=0.05) if create_app is not None else None
+_LOOP = asyncio.new_event_loop()
+_BG = tavli.Board("backgammon")
+_MATCH_RECORD = tavli.Match("tavli", 1).to_record()
+_OPENED = tavli.Match("backgammon", 1)
+_OPENED.roll_opening(6, 5)
+HTTP_SEEDS = [
+    ("/new", {"variant": "fevga", "options": {"runner_threshold": 12}}),
+    ("/roll", {"seed": 5}),
+    ("/plays", {"position": _BG.id(), "dice": [6, 5]}),
+    ("/play", {"position": _BG.to_dict(), "dice": [6, 5], "play": {"text": "24/13"}}),
+    ("/move", {"position": _BG.id(), "dice": [3, 1], "plies": 1, "time_limit": 0.05}),
+    ("/analyze", {"position": _BG.id(), "dice": [6, 5], "plies": 0, "top": 2}),
+    ("/evaluate", {"position": _BG.id(), "plies": 1, "time_limit": 0.05}),
+    ("/render", {"position": _BG.id(), "dice": [6, 5], "play": {"steps": [[0, 6], [6, 11]]}, "highlight": [13, "bar"]}),
+    ("/simulate", {"variant": "hypergammon", "games": 3, "players": ["greedy", "random"], "seed": 1}),
+    ("/match/new", {"kind": "tavli", "target": 3}),
+    ("/match/opening", {"record": _MATCH_RECORD, "dice": [6, 1]}),
+    ("/match/play", {"record": _OPENED.to_record(), "dice": [6, 5], "play": {"text": "24/13"}}),
+    ("/match/move", {"record": _OPENED.to_record(), "dice": [6, 5], "plies": 0}),
+]
+HTTP_STATUSES = {200, 400, 404, 405, 413, 422, 501}
+
+
+def http_post(path: str, body: bytes) -> tuple[int, bytes, str]:
+    """POST /api/v1<path> with `body` through the ASGI app: (status, body, content type)."""
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/api/v1" + path, "raw_path": ("/api/v1" + path).encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    sent, out = [False], []
+
+    async def receive():
+        if sent[0]:
+            return {"type": "http.disconnect"}
+        sent[0] = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        out.append(message)
+
+    _LOOP.run_until_complete(HTTP_APP(scope, receive, send))
+    start = next(m for m in out if m["type"] == "http.response.start")
+    headers = dict(start.get("headers", []))
+    return start["status"], b"".join(m.get("body", b"") for m in out if m["type"] == "http.response.body"), \
+        headers.get(b"content-type", b"").decode()
+
+
+def t_http_body(inp: Input) -> None:
+    if HTTP_APP is None:
+        return
+    mode = inp.small(3)
+    path, seed_body = HTTP_SEEDS[inp.small(len(HTTP_SEEDS))]
+    if mode == 0:
+        body = inp.rest()
+    else:
+        doc = copy.deepcopy(seed_body)
+        for _ in range(1 + inp.small(3)):
+            doc = _mutate_record(inp, doc) if mode == 1 else {**doc, inp.pick(sorted(doc) + ["x"]): _json_value(inp)}
+        try:
+            body = json.dumps(doc).encode()
+        except (TypeError, ValueError):  # numpy scalars from the mutation
+            return
+    status, reply, kind = http_post(path, body)
+    feature("http", path, status)
+    if status not in HTTP_STATUSES:
+        raise Finding(f"POST {path} answered {status}: {reply[:300]!r}")
+    if status != 200 or kind.startswith("application/json"):
+        doc = json.loads(reply)
+        if status != 200:
+            err = doc.get("error") if isinstance(doc, dict) else None
+            if not isinstance(err, dict) or set(err) != {"field", "message"} or not str(err["message"]).strip():
+                raise Finding(f"POST {path}: {status} without an error body naming a field: {reply[:300]!r}")
+            feature("http", path, status, err["field"], message_shape(ValueError(err["message"])))
+
+
 TARGETS = [
     ("from_id", t_from_id),
     ("from_gnubg_id", t_from_gnubg_id),
@@ -943,6 +1157,8 @@ TARGETS = [
     ("batch_legal_plays", t_batch_legal_plays),
     ("encode", t_encode),
     ("evaluate_batch", t_evaluate_batch),
+    ("net_load", t_net_load),
+    ("http_body", t_http_body),
 ]
 TARGET_INDEX = {name: i for i, (name, _) in enumerate(TARGETS)}
 

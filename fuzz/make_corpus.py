@@ -61,7 +61,7 @@ def seeds() -> dict[str, list[tuple[bytes, str | None]]]:
     gn_variants = ["backgammon", "portes", "tavla", "plakoto", "fevga", "narde", "bg", "x"]
     for i in picks:
         b = fz.SEED_BOARDS[i]
-        if b.variant in fz.HITTING:
+        if b.variant in fz.HITTING and b.variant in gn_variants:  # the variants t_from_gnubg_id picks from
             text_seed("from_gnubg_id", [0, gn_variants.index(b.variant), b.turn, 0], b.gnubg_id())
             text_seed("from_xgid", [0, gn_variants.index(b.variant)], b.xgid())
     text_seed("from_gnubg_id", [0, 0, 0, 0], "4HPwATDgc/ABMA")
@@ -98,6 +98,26 @@ def seeds() -> dict[str, list[tuple[bytes, str | None]]]:
         if fz.attempt(tavli.Match.from_json, text) is not None:
             text_seed("match", [0], text)
     text_seed("match", [0], json.dumps(tavli.Match("tavla", 1).to_record()))
+
+    # Records whose move text contradicts the steps (mode 2 of board_record, mode 5 of match), and
+    # JSON nested too deep (mode 4 of match).
+    for i in range(4):
+        s["board_record"].append((fz.seed("board_record", 2, 7 * i, 3 + i, 200, 5 * i), None))
+        s["match"].append((fz.seed("match", 5, i, 2 * i, 200, 3 * i), None))
+        s["match"].append((fz.seed("match", 4, i, i, i), None))
+
+    # Net files: the seed nets whole (mode 1 with a no-op edit would still change a byte: use the
+    # raw mode), cut short, and with a header field changed.
+    for n, raw in enumerate(fz.SEED_NETS):
+        s["net_load"].append((fz.seed("net_load", 0, raw=raw), None))
+        s["net_load"].append((fz.seed("net_load", 2, n, 10, 40 + n), None))  # cut at 40 + n bytes
+        s["net_load"].append((fz.seed("net_load", 2, n, 200, n, n), None))  # a header field
+
+    # HTTP request bodies: each endpoint's valid seed body as raw JSON, and two mutations of it.
+    for k, (path, body) in enumerate(fz.HTTP_SEEDS):
+        s["http_body"].append((fz.seed("http_body", 0, k, raw=json.dumps(body).encode()), None))
+        s["http_body"].append((fz.seed("http_body", 1, k, 1, 3, 2), None))
+        s["http_body"].append((fz.seed("http_body", 2, k, 0, 9, 7), None))
 
     # Move text, steps and dice in seed positions (one of every game).
     per_game = {fz.SEED_BOARDS[i].variant: i for i in reversed(picks)}

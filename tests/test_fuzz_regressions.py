@@ -209,3 +209,38 @@ def test_a_foreign_play_is_recorded_with_this_games_own_step_order():
     rec = m.to_record()
     assert rec["games"][0]["turns"][0]["steps"] == [list(s) for s in own.steps]
     assert tavli.Match.from_json(m.to_json()).to_record() == rec
+
+
+def test_a_match_record_is_a_copy_of_the_matchs_state():
+    """Fuzz finding (the text/steps target of issue 18): Match.to_record() handed out the match's
+    own game lists, so editing a returned record (here, a turn's move text) rewrote the match, and
+    its next record no longer replayed."""
+    m = finished_tavla_match()
+    rec = m.to_record()
+    text = rec["games"][0]["turns"][0]["play"]
+    rec["games"][0]["turns"][0]["play"] = "pass"
+    rec["games"][0]["turns"][0]["steps"].append([0, 1])
+    rec["games"][0]["opening"].append([1, 1])
+    rec["options"]["tavla"] = {"bogus": 1}
+    again = m.to_record()
+    assert again["games"][0]["turns"][0]["play"] == text and again["games"][0]["opening"][-1] != [1, 1]
+    assert "tavla" not in again["options"] or again["options"]["tavla"] != {"bogus": 1}
+    assert tavli.Match.from_record(again).to_record() == again
+
+
+@pytest.mark.parametrize("body", [b'{"position": ' * 5000 + b"1" + b"}" * 5000, b"[" * 100_000])
+def test_http_bodies_nested_deep_are_a_4xx(body):
+    """The HTTP target of issue 18: a request body nested deeper than any form is refused with a
+    JSON error, not a 500 (and the server keeps answering)."""
+    pytest.importorskip("fastapi")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from tavli.server import create_app
+
+    with TestClient(create_app(workers=1)) as client:
+        r = client.post("/api/v1/analyze", content=body, headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500 and set(r.json()["error"]) == {"field", "message"}, r.text
+        assert client.get("/api/v1/health").status_code == 200

@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from . import Board, random_positions
+from ._base.limits import FRONTEND_TIME_LIMIT
 from ._core import IllegalMove, InvalidPosition
 
 DEFAULT_SEED = 2026
@@ -278,7 +279,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as e:  # the server is an optional extra
         print(f"tavli serve needs the server extra: pip install \"tavli[server]\" ({e})", file=sys.stderr)
         return 2
-    serve(host=args.host, port=args.port)
+    serve(host=args.host, port=args.port, workers=args.workers, queue=args.queue)
     return 0
 
 
@@ -322,7 +323,9 @@ def main(argv: list[str] | None = None) -> int:
     p_an.add_argument("--dice", help="a roll such as 6-5 (default 6-5)")
     p_an.add_argument("--plies", type=int, default=2, help="search depth (default 2)")
     p_an.add_argument("--threads", type=int, default=1, help="threads at the root (default 1)")
-    p_an.add_argument("--time-limit", type=float, default=None, help="seconds; the deepest finished depth is shown")
+    p_an.add_argument("--time-limit", type=float, default=FRONTEND_TIME_LIMIT,
+                      help=f"seconds per roll (default {FRONTEND_TIME_LIMIT:g}; 0: no limit); the deepest finished "
+                           "depth is shown")
     p_an.add_argument("--limit", type=int, default=10, help="plays shown (default 10)")
     p_an.add_argument("--all", action="store_true", help="show every play")
     p_an.add_argument("--evaluator", default="nets",
@@ -370,6 +373,10 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="HTTP API and the web page (needs tavli[server])")
     p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p_serve.add_argument("--workers", type=int, default=None, help="engine threads (default: the CPUs); every "
+                         "request is capped at 5 CPU seconds (docs/server.md)")
+    p_serve.add_argument("--queue", type=int, default=None,
+                         help="requests that may wait for a worker (default 8 per worker, at least 32); more get 503")
     p_serve.set_defaults(func=cmd_serve)
 
     args = parser.parse_args(argv)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._base.args import int_arg, require_bool
 from ._options import to_pairs
 
 _RANGES = {"uint8": (0, 255), "int64": (-(2**63), 2**63 - 1)}
@@ -29,10 +30,8 @@ def as_int_array(value: Any, what: str, dtype: str) -> np.ndarray:
 
 
 def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
-    """An integer (Python or numpy) in lo..hi, else ValueError naming it."""
-    if isinstance(value, bool) or not hasattr(value, "__index__") or not lo <= int(value) <= hi:
-        raise ValueError(f"{what} must be an integer {lo}..{hi}, got {value!r}")
-    return int(value)
+    """The old private name (value first) of tavli._base.args.int_arg."""
+    return int_arg(what, value, lo, hi)
 
 
 def batch_legal_plays(
@@ -56,8 +55,9 @@ def batch_legal_plays(
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
     d = as_int_array(dice, "dice", "int64")
-    threads = _int_in(threads, "threads", 1, 1024)
-    return _core._batch_legal_plays(variant, to_pairs(options), rows, d, bool(return_positions), threads)
+    threads = int_arg("threads", threads, 1, 1024)
+    want_positions = require_bool("return_positions", return_positions)
+    return _core._batch_legal_plays(variant, to_pairs(options), rows, d, want_positions, threads)
 
 
 def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **options: Any):
@@ -65,8 +65,8 @@ def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **opt
     self-play: the fixed, reproducible position sets of the tests and benchmarks."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
-    n = _int_in(n, "n", 0, 100_000_000)
-    seed = _int_in(seed, "seed", 0, 2**64 - 1)
+    n = int_arg("n", n, 0, 100_000_000)
+    seed = int_arg("seed", seed, 0, 2**64 - 1)
     return _core._random_positions(variant, to_pairs(options), n, seed)
 
 
@@ -81,8 +81,8 @@ def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, th
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
-    plies = _int_in(plies, "plies", 0, 8)
-    threads = _int_in(threads, "threads", 1, 1024)
+    plies = int_arg("plies", plies, 0, 8)
+    threads = int_arg("threads", threads, 1, 1024)
     return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator))
 
 

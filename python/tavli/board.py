@@ -379,21 +379,16 @@ class Board(_core.Board):
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> "Board":
-        """Replays a game record; raises ValueError when it is malformed or does not replay."""
-        if not isinstance(record, Mapping) or record.get("format") != "tavli.game" or record.get("version") != 1:
-            raise ValueError("not a tavli.game record of version 1")
-        board = cls.from_dict(record.get("start", {}))
-        plays = record.get("plays", [])
-        if not isinstance(plays, list) or len(plays) > 100_000:
-            raise ValueError("plays: expected a list")
-        for i, p in enumerate(plays):
-            if not isinstance(p, Mapping) or "dice" not in p or "steps" not in p:
-                raise ValueError(f"plays[{i}]: expected dice and steps")
-            dice = tuple(p["dice"]) if isinstance(p["dice"], list) else p["dice"]
-            board.push(board.find_play(p["steps"], dice))
+        """Replays a game record; raises ValueError when it is malformed (JSON Schema #/$defs/gameRecord
+        first), a play's text and steps differ, or it does not replay."""
+        from ._base.json_check import check
+        from ._base.records import recorded_play
+
+        check("gameRecord", record)
+        board = cls.from_dict(record["start"])
+        for i, p in enumerate(record["plays"]):
+            board.push(recorded_play(board, p, f"plays[{i}]"))
         result = record.get("result")
-        if result is not None and not isinstance(result, Mapping):
-            raise ValueError("result: expected a dict (winner, points, kind) or null")
         o = board.outcome()
         if (None if o is None else o._asdict()) != (None if result is None else dict(result)):
             raise ValueError("the record's result does not match the replay")
@@ -441,6 +436,7 @@ def _rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: A
                   stratify: Any) -> tuple:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
     from .analysis import evaluator_arg
+    from ._base.args import require_bool
     from .sim import _int_arg, _player
 
     trials = _int_arg("trials", trials, 1, 10_000_000)
@@ -453,7 +449,7 @@ def _rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: A
     # The player's own evaluator, unless one is given (a random player's truncated trials are
     # valued by the default evaluator).
     ev = evaluator_arg(evaluator) if evaluator is not None or kind == "random" else player_evaluator
-    return trials, kind, plies, filters, truncate, seed, threads, bool(stratify), ev
+    return trials, kind, plies, filters, truncate, seed, threads, require_bool("stratify", stratify), ev
 
 
 def _rollout_blocks(board: Board, first: int, count: int, *, trials: Any, player: Any = "greedy",

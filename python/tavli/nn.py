@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._base.args import require_bool
 from ._options import to_pairs
 from .batch import as_int_array
 
@@ -180,7 +181,7 @@ class Net:
 
     @force_scalar.setter
     def force_scalar(self, on: bool) -> None:
-        self._net.force_scalar = bool(on)
+        self._net.force_scalar = require_bool("force_scalar", on)
 
     def _weight(name: str, doc: str):  # noqa: N805 (a property factory used in the class body)
         def get(self) -> np.ndarray:

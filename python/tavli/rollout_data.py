@@ -9,6 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _core
+from ._base.args import require_bool
 from .sim import _backend
 
 
@@ -34,6 +35,7 @@ def rollout_data(
     depend on the others. Returns probabilities (N, 7) float32, equity (N,) float64, std_errors
     (N, 7) float32, equity_std_error (N,) float64 and truncated (N,) int64, from each row's side to
     move. `backend="ray"`: the same arrays from a Ray cluster (tavli.distributed.rollout_data)."""
+    stratify = require_bool("stratify", stratify)
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 

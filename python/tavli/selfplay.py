@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ._base.args import require_bool
 from .sim import _backend
 
 
@@ -43,6 +44,7 @@ def self_play_data(
       game's own when None; `roll_units`: 21 one-hot roll units of the dice follow).
 
     `backend="ray"`: the same arrays from a Ray cluster (tavli.distributed.self_play_data)."""
+    features, roll_units = require_bool("features", features), require_bool("roll_units", roll_units)
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 

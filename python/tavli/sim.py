@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from . import _core
+from ._base.args import int_arg, require_bool
 from ._options import to_pairs
 from ._progress import reporter
 from .analysis import filters_arg
@@ -61,10 +62,7 @@ def _player(spec: Any) -> tuple[str, int, list, Any]:
     return ("greedy", 0, [], evaluator_arg(evaluator)) if n == 0 else ("search", n, [], evaluator_arg(evaluator))
 
 
-def _int_arg(name: str, v: Any, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not hasattr(v, "__index__") or not lo <= int(v) <= hi:
-        raise ValueError(f"{name} must be an integer {lo}..{hi}, got {v!r}")
-    return int(v)
+_int_arg = int_arg  # the old private name, imported by board and distributed
 
 
 # The index of a run's first game or match: game i is seeded by (seed, i), any i below 2**62.
@@ -118,6 +116,7 @@ def simulate(
     of a larger run, bit for bit).
     `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
     arrays; `ray_address` or an already initialised Ray session; docs/distributed.md)."""
+    trajectories = require_bool("trajectories", trajectories)
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 
@@ -146,13 +145,13 @@ def simulate(
     done = 0
     for first, n in _chunks(games, chunk):
         parts.append(_core._simulate(variant, pairs, specs, first_game + first, n, seed, threads, max_plies, row,
-                                     bool(trajectories)))
+                                     trajectories))
         done += n
         if progress is not None:
             progress(done, games)
     if not parts:
         parts.append(_core._simulate(variant, pairs, specs, first_game, 0, seed, threads, max_plies, row,
-                                     bool(trajectories)))
+                                     trajectories))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from . import _core
+from ._base.args import require_bool
 from ._dice import parse_dice
 
 __all__ = ["board_svg", "render_cli"]
@@ -466,8 +467,7 @@ def board_svg(
     """
     board = _check_board(board)
     viewer = _check_viewer(viewer)
-    if not isinstance(numbers, bool):
-        raise ValueError(f"numbers: expected True or False, got {numbers!r}")
+    numbers = require_bool("numbers", numbers)
     marked = _check_highlight(highlight)
     size = _check_width(width)
     roll = None if dice is None else parse_dice(dice)

@@ -23,6 +23,7 @@ import time
 from typing import Any, Callable, NamedTuple, TextIO
 
 from . import _core
+from ._base.limits import FRONTEND_TIME_LIMIT
 from ._dice import parse_dice
 from .board import Board
 
@@ -71,7 +72,7 @@ _SETTINGS = (
              help="candidate plays reported in info lines"),
     _Setting("MoveFormat", "engine.moveformat", "combo", "gnubg", choices=("gnubg", "steps"), minor=True,
              help="gnubg move text (24/13, 8/5(2), 13/7*) or every step written out (24/18 18/13)"),
-    _Setting("MaxTime", "engine.maxtime", "spin", 60_000, 1, MAX_TIME_MS,
+    _Setting("MaxTime", "engine.maxtime", "spin", int(FRONTEND_TIME_LIMIT * 1000), 1, MAX_TIME_MS,
              help="milliseconds: the time limit of a search that sets no movetime"),
 )
 _BY_NAME = {s.name.lower(): s for s in _SETTINGS}

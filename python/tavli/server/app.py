@@ -1,8 +1,11 @@
 """The HTTP API v1 (docs/server.md): a FastAPI app over the Board, Match and simulate APIs.
 
-Every engine call runs in FastAPI's threadpool (the endpoints are plain functions and the core
-releases the GIL), so slow searches never block the event loop. Every request is bounded: body
-size, plies, search time, simulated games, match length. Every error is a 4xx JSON body
+Every engine call runs in the app's bounded work pool (server/work.py), never on the event loop,
+so /health and the other facts are answered at once whatever the engine does; a full queue is
+refused with 503 and Retry-After. Every request is bounded: body size and framing
+(server/framing.py), plies, games, match length, and a CPU-time budget (CPU_BUDGET seconds by
+default): checked on admission by a cost estimate, then passed to the engine as its time limit,
+and between the chunks of a simulation. Every error is a JSON body
 {"error": {"field": ..., "message": ...}} naming the request field at fault.
 """
 
@@ -11,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, AsyncIterator, Iterator
+
+import numpy as np
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -26,14 +31,23 @@ from tavli._dice import parse_dice
 from tavli.match import KINDS as MATCH_KINDS
 from tavli.sim import KINDS as RESULT_KINDS
 
+from .framing import RequestFraming, error_response
+from .work import AdmitWhenRoom, Budget, Busy, WorkPool, call_within, default_workers
+
 MAX_BODY_BYTES = 1_000_000
 MAX_PLIES = 3
-MAX_TIME_LIMIT = 5.0  # seconds; also the default, so no search runs unbounded
+# The default CPU-time budget of one request, in seconds: the most any request may cost.
+CPU_BUDGET = 5.0
+MAX_TIME_LIMIT = CPU_BUDGET  # a search's time_limit; also its default, so no search runs unbounded
 MAX_SIM_GAMES = 2000
 MAX_MATCH_GAMES = 200
-# Cost of one game per player, against the MAX_SIM_GAMES budget: a 1-ply searcher takes about a
-# hundred times as long per game as the others.
-SIM_PLAYERS = {"random": 1, "greedy": 1, "search:1": 100}
+# The CPU seconds one player spends on one game, for the admission estimate of /simulate (summed
+# over both players): the slowest variant's, measured on the 2-core development machine, rounded
+# up (fevga: search:1 0.39 s, greedy 3.8 ms, random 0.04 ms per player and game).
+SIM_PLAYERS = {"random": 0.0001, "greedy": 0.005, "search:1": 0.5}
+SIM_CHUNK_SECONDS = 0.25  # a simulation checks its budget after every chunk of about this much work
+WAITING_PER_WORKER = 8  # the default queue: this many waiting requests per worker,
+MIN_WAITING = 32  # and at least this many (a one-core host still takes a burst of small requests)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 API = "/api/v1"
 
@@ -47,15 +61,13 @@ _PLACEHOLDER_PAGE = """<!doctype html>
 class ApiError(Exception):
     """A refused request: the field at fault (None: the request as a whole), why, and the status."""
 
-    def __init__(self, field: str | None, message: str, status: int = 422) -> None:
+    def __init__(self, field: str | None, message: str, status: int = 422,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.message = message
         self.status = status
-
-
-def _error(status: int, field: str | None, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"field": field, "message": message}}, status_code=status)
+        self.headers = headers
 
 
 @contextlib.contextmanager
@@ -79,41 +91,7 @@ def _validation_error(exc: RequestValidationError) -> JSONResponse:
         message = f"invalid JSON: {err.get('ctx', {}).get('error', message)}"
     elif path:
         message = f"{field}{path}: {message}"
-    return _error(422, field or "body", message)
-
-
-class _BodyLimit:
-    """Refuses request bodies over `max_bytes` with 413, by Content-Length or while reading."""
-
-    def __init__(self, app: Any, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        too_large = f"request body over {self.max_bytes} bytes"
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length":
-                if not value.isdigit():
-                    await _error(400, "body", "invalid Content-Length header")(scope, receive, send)
-                    return
-                if int(value) > self.max_bytes:
-                    await _error(413, "body", too_large)(scope, receive, send)
-                    return
-        received = 0
-
-        async def limited_receive() -> dict:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:  # chunked bodies have no Content-Length
-                    raise StarletteHTTPException(413, too_large)
-            return message
-
-        await self.app(scope, limited_receive, send)
+    return error_response(422, field or "body", message)
 
 
 # --- requests ---------------------------------------------------------------------------------------
@@ -186,7 +164,8 @@ class RenderRequest(_Body):
 class SimulateRequest(_Body):
     variant: str = Field("fevga", examples=["fevga"])
     options: dict[str, Any] = {}
-    games: int = Field(100, ge=1, le=MAX_SIM_GAMES, description=f"1..{MAX_SIM_GAMES} (a search:1 player counts 100 each).")
+    games: int = Field(100, ge=1, le=MAX_SIM_GAMES,
+                       description=f"1..{MAX_SIM_GAMES}, and within the CPU budget (docs/server.md).")
     players: list[str] = Field(["greedy", "random"], min_length=2, max_length=2, description="White, Black: " + ", ".join(SIM_PLAYERS))
     seed: int = Field(0, ge=0, le=2**64 - 1)
 
@@ -226,9 +205,10 @@ def _play(board: tavli.Board, value: Any, dice: tuple[int, int]) -> tavli.Play:
         return forms.play_from_dict(board, value, dice)
 
 
-def _best_play(board: tavli.Board, dice: tuple[int, int], plies: int, time_limit: float) -> tuple[tavli.Play, float]:
+def _best_play(board: tavli.Board, dice: tuple[int, int], plies: int, time_limit: float,
+               budget: Budget) -> tuple[tavli.Play, float]:
     with _field("position"):
-        best = board.analyze(dice, plies=plies, time_limit=time_limit).best
+        best = call_within(board.analyze, budget, dice, plies=plies, time_limit=time_limit).best
     return best.play, best.equity
 
 
@@ -267,13 +247,15 @@ def _match_state(m: tavli.Match, play: dict[str, Any] | None = None) -> dict[str
     return state
 
 
-def _players(specs: list[str], games: int) -> list[str]:
+def _players(specs: list[str], games: int, cpu_budget: float) -> list[str]:
+    """The players, if `games` of them fit the CPU budget: the estimate sums both players' costs."""
     for spec in specs:
         if spec not in SIM_PLAYERS:
             raise ApiError("players", f"unknown player {spec!r}: use {', '.join(map(repr, SIM_PLAYERS))}")
-    weight = max(SIM_PLAYERS[s] for s in specs)
-    if games * weight > MAX_SIM_GAMES:
-        raise ApiError("games", f"at most {MAX_SIM_GAMES // weight} games with these players")
+    per_game = sum(SIM_PLAYERS[s] for s in specs)
+    if games * per_game > cpu_budget:
+        raise ApiError("games", f"at most {int(cpu_budget / per_game)} games with these players "
+                                f"(about {per_game:g} CPU s a game; the budget is {cpu_budget:g} s)")
     return specs
 
 
@@ -282,19 +264,192 @@ def _variant(name: str) -> str:
         return tavli._core.canonical_variant(name)
 
 
+# --- the work of each endpoint, run in the work pool: (request body, budget) -> response --------------------
+def _new(body: NewRequest, budget: Budget) -> JSONResponse:
+    variant = _variant(body.variant)
+    with _field("options"):
+        board = tavli.Board(variant, **body.options)
+    return JSONResponse({"position": board.to_dict(), "id": board.id()})
+
+
+def _roll(body: RollRequest, budget: Budget) -> JSONResponse:
+    # 53 bits: the seed survives a round trip through a JavaScript number
+    seed = int.from_bytes(os.urandom(8), "little") >> 11 if body.seed is None else body.seed
+    return JSONResponse(forms.roll_to_dict(tavli.Rng(seed).roll(), seed))
+
+
+def _plays(body: PositionDiceRequest, budget: Budget) -> JSONResponse:
+    board, dice = _board(body.position), _dice(body.dice)
+    with _field("position"):
+        legal = board.legal_plays(dice)
+    return JSONResponse({"plays": [forms.play_to_dict(board, p) for p in legal]})
+
+
+def _play_one(body: PlayRequest, budget: Budget) -> JSONResponse:
+    board, dice = _board(body.position), _dice(body.dice)
+    return JSONResponse(_after_play(board, _play(board, body.play, dice)))
+
+
+def _move(body: SearchRequest, budget: Budget) -> JSONResponse:
+    board, dice = _board(body.position), _dice(body.dice)
+    best, equity = _best_play(board, dice, body.plies, body.time_limit, budget)
+    return JSONResponse({**_after_play(board, best), "equity": equity})
+
+
+def _analyze(body: AnalyzeRequest, budget: Budget) -> JSONResponse:
+    board, dice = _board(body.position), _dice(body.dice)
+    with _field("position"):
+        analysis = call_within(board.analyze, budget, dice, plies=body.plies, time_limit=body.time_limit)
+    return JSONResponse(forms.analysis_to_dict(board, analysis, top=body.top))
+
+
+def _evaluate(body: EvaluateRequest, budget: Budget) -> JSONResponse:
+    board = _board(body.position)
+    with _field("position"):
+        evaluation = call_within(board.evaluate, budget, plies=body.plies, time_limit=body.time_limit)
+    return JSONResponse(forms.evaluation_to_dict(evaluation))
+
+
+def _render(body: RenderRequest, budget: Budget) -> Response:
+    try:
+        from tavli.svg import board_svg
+    except ImportError:
+        raise ApiError(None, "rendering is not available (tavli.svg is missing)", 501) from None
+    board = _board(body.position)
+    dice = None if body.dice is None else _dice(body.dice)
+    play = None
+    if body.play is not None:
+        if dice is None:
+            raise ApiError("dice", "a play needs the dice it was played with")
+        play = _play(board, body.play, dice)
+    for point in body.highlight:
+        if point not in ("bar", "off") and not (isinstance(point, int) and 1 <= point <= 24):
+            raise ApiError("highlight", f"expected point numbers 1..24, 'bar' or 'off', got {point!r}")
+    with _field("position"):
+        svg = board_svg(board, dice=dice, play=play, viewer=body.viewer, highlight=tuple(body.highlight))
+    return Response(svg, media_type="image/svg+xml")
+
+
+def _simulated(variant: str, games: int, players: list[str], seed: int, options: dict[str, Any],
+               budget: Budget) -> dict[str, Any]:
+    """Games 0.. of the seed's sequence in chunks of about SIM_CHUNK_SECONDS, until all are played or
+    the budget is spent (the games played are those of one whole run: game i is seeded by (seed, i))."""
+    per_game = sum(SIM_PLAYERS[s] for s in players)
+    chunk = max(1, int(min(SIM_CHUNK_SECONDS, budget.seconds / 4) / per_game))
+    parts = []
+    played = 0
+    while played < games and (not parts or budget.left() > 0):  # the first chunk always runs
+        n = min(chunk, games - played)
+        parts.append(call_within(tavli.simulate, budget, variant, n, players, seed=seed, threads=1, chunk=n,
+                                 first_game=played, **options))
+        played += n
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _simulate(body: SimulateRequest, budget: Budget) -> JSONResponse:
+    variant = _variant(body.variant)
+    with _field("options"):
+        # through a Board first: only rule options may reach simulate's keyword arguments
+        options = tavli.Board(variant, **body.options).options
+    r = _simulated(variant, body.games, body.players, body.seed, options, budget)
+    winner, points, kind = r["winner"], r["points"], r["kind"]
+    return JSONResponse({
+        "variant": variant,
+        "options": options,
+        "games": len(winner),
+        "interrupted": len(winner) < body.games,
+        "players": body.players,
+        "seed": body.seed,
+        "wins": [int((winner == 0).sum()), int((winner == 1).sum())],
+        "draws": int((kind == 5).sum()),
+        "unfinished": int((kind == 0).sum()),
+        "points": [int(points[winner == 0].sum()), int(points[winner == 1].sum())],
+        "kinds": {name: int((kind == k).sum()) for k, name in RESULT_KINDS.items() if (kind == k).any()},
+        "mean_plies": float(r["plies"].mean()),
+    })
+
+
+def _match_new(body: MatchNewRequest, budget: Budget) -> JSONResponse:
+    if body.kind not in MATCH_KINDS:
+        raise ApiError("kind", f"unknown match kind {body.kind!r} (known: {', '.join(MATCH_KINDS)})")
+    with _field("target"):
+        m = tavli.Match(body.kind, body.target)
+    return JSONResponse(_match_state(m))
+
+
+def _match_opening(body: MatchRequest, budget: Budget) -> JSONResponse:
+    m = _match(body.record)
+    white, black = _dice(body.dice)
+    with _field("record"):
+        m.roll_opening(white, black)
+    return JSONResponse(_match_state(m))
+
+
+def _match_play(body: MatchPlayRequest, budget: Budget) -> JSONResponse:
+    m = _match(body.record)
+    dice = _dice(body.dice)
+    board = m.board
+    p = _play(board, body.play, dice)
+    played = forms.play_to_dict(board, p)
+    with _field("play"):
+        m.play(p)
+    return JSONResponse(_match_state(m, played))
+
+
+def _match_move(body: MatchMoveRequest, budget: Budget) -> JSONResponse:
+    m = _match(body.record)
+    dice = _dice(body.dice)
+    if m.phase != "playing":
+        raise ApiError("record", f"no play is due: the match is at {m.phase!r}")
+    if m.forced_dice is not None and tuple(m.forced_dice) != dice:
+        raise ApiError("dice", f"the first play of this game must use the opening dice {list(m.forced_dice)}")
+    board = m.board
+    best, _ = _best_play(board, dice, body.plies, body.time_limit, budget)
+    played = forms.play_to_dict(board, best)
+    with _field("play"):
+        m.play(best)
+    return JSONResponse(_match_state(m, played))
+
+
 # --- the app ----------------------------------------------------------------------------------------
-def create_app() -> FastAPI:
+def _busy(exc: Busy) -> JSONResponse:
+    return error_response(503, None, str(exc), {"Retry-After": str(exc.retry_after)})
+
+
+def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budget: float = CPU_BUDGET) -> FastAPI:
+    """The app. `workers`: engine threads (default: the CPUs this process may use); `queue`: requests
+    that may wait for one (default WAITING_PER_WORKER per worker, at least MIN_WAITING; more get
+    503 + Retry-After);
+    `cpu_budget`: the CPU seconds one request may cost (default CPU_BUDGET, at most that)."""
+    workers = default_workers() if workers is None else workers
+    if not 0 < cpu_budget <= CPU_BUDGET:
+        raise ValueError(f"cpu_budget must be over 0 and at most {CPU_BUDGET} s, got {cpu_budget!r}")
+    queue = max(MIN_WAITING, WAITING_PER_WORKER * workers) if queue is None else queue
+    pool = WorkPool(workers, queue, cpu_budget)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.shutdown()
+
     app = FastAPI(
         title="tavli",
         version=tavli.__version__,
         description="The tavli engine over HTTP: positions, legal plays, analysis, self-play and matches. "
-        "JSON forms: GET /api/v1/schema (docs/json.md). Errors: {\"error\": {\"field\", \"message\"}}.",
+        "JSON forms: GET /api/v1/schema (docs/json.md). Errors: {\"error\": {\"field\", \"message\"}}. "
+        f"Every request costs at most {cpu_budget:g} CPU seconds; 503 with Retry-After when the queue is full.",
+        lifespan=lifespan,
     )
-    app.add_middleware(_BodyLimit, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(AdmitWhenRoom, pool=pool, is_work=lambda scope: scope["method"] == "POST", refuse=_busy)
+    app.add_middleware(RequestFraming, max_bytes=MAX_BODY_BYTES)  # added last: runs first
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.field, exc.message)
+        return error_response(exc.status, exc.field, exc.message, exc.headers)
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        return _busy(exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -302,11 +457,11 @@ def create_app() -> FastAPI:
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:  # a bug: still JSON
-        return _error(500, None, f"internal error: {type(exc).__name__}")
+        return error_response(500, None, f"internal error: {type(exc).__name__}")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, "body" if exc.status_code == 413 else None, str(exc.detail))
+        return error_response(exc.status_code, "body" if exc.status_code == 413 else None, str(exc.detail))
 
     # --- the page ---
     @app.get("/", include_in_schema=False)
@@ -316,161 +471,84 @@ def create_app() -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
-    # --- facts ---
+    # --- facts: answered on the event loop from values made once, never queued behind work ---
+    health_body = {"status": "ok", "version": tavli.__version__, "schema_version": forms.SCHEMA_VERSION,
+                   "variants": tavli.variants()}
+    variants_body = {
+        "variants": [{"name": v, "options": tavli.variant_options(v)} for v in tavli.variants()],
+        "match_kinds": list(MATCH_KINDS),
+        "matches": [{"kind": k, "games": list(games), "target": target} for k, (games, target) in MATCH_KINDS.items()],
+    }
+    schema_body = forms.schema()
+
     @app.get(f"{API}/health", tags=["facts"])
-    def health() -> JSONResponse:
-        return JSONResponse({
-            "status": "ok",
-            "version": tavli.__version__,
-            "schema_version": forms.SCHEMA_VERSION,
-            "variants": tavli.variants(),
-        })
+    async def health() -> JSONResponse:
+        return JSONResponse(health_body)
 
     @app.get(f"{API}/variants", tags=["facts"])
-    def variants() -> JSONResponse:
-        return JSONResponse({
-            "variants": [{"name": v, "options": tavli.variant_options(v)} for v in tavli.variants()],
-            "match_kinds": list(MATCH_KINDS),
-            "matches": [{"kind": k, "games": list(games), "target": target} for k, (games, target) in MATCH_KINDS.items()],
-        })
+    async def variants() -> JSONResponse:
+        return JSONResponse(variants_body)
 
     @app.get(f"{API}/schema", tags=["facts"])
-    def json_schema() -> JSONResponse:
-        return JSONResponse(forms.schema(), media_type="application/schema+json")
+    async def json_schema() -> JSONResponse:
+        return JSONResponse(schema_body, media_type="application/schema+json")
 
     # --- positions and plays ---
     @app.post(f"{API}/new", tags=["positions"])
-    def new(body: NewRequest) -> JSONResponse:
-        variant = _variant(body.variant)
-        with _field("options"):
-            board = tavli.Board(variant, **body.options)
-        return JSONResponse({"position": board.to_dict(), "id": board.id()})
+    async def new(body: NewRequest) -> JSONResponse:
+        return await pool.run(_new, body)
 
     @app.post(f"{API}/roll", tags=["positions"])
-    def roll(body: RollRequest) -> JSONResponse:
-        # 53 bits: the seed survives a round trip through a JavaScript number
-        seed = int.from_bytes(os.urandom(8), "little") >> 11 if body.seed is None else body.seed
-        return JSONResponse(forms.roll_to_dict(tavli.Rng(seed).roll(), seed))
+    async def roll(body: RollRequest) -> JSONResponse:
+        return await pool.run(_roll, body)
 
     @app.post(f"{API}/plays", tags=["positions"])
-    def plays(body: PositionDiceRequest) -> JSONResponse:
-        board, dice = _board(body.position), _dice(body.dice)
-        with _field("position"):
-            legal = board.legal_plays(dice)
-        return JSONResponse({"plays": [forms.play_to_dict(board, p) for p in legal]})
+    async def plays(body: PositionDiceRequest) -> JSONResponse:
+        return await pool.run(_plays, body)
 
     @app.post(f"{API}/play", tags=["positions"])
-    def play(body: PlayRequest) -> JSONResponse:
-        board, dice = _board(body.position), _dice(body.dice)
-        return JSONResponse(_after_play(board, _play(board, body.play, dice)))
-
-    # --- the engine's opinion ---
-    @app.post(f"{API}/move", tags=["analysis"])
-    def move(body: SearchRequest) -> JSONResponse:
-        board, dice = _board(body.position), _dice(body.dice)
-        best, equity = _best_play(board, dice, body.plies, body.time_limit)
-        return JSONResponse({**_after_play(board, best), "equity": equity})
-
-    @app.post(f"{API}/analyze", tags=["analysis"])
-    def analyze(body: AnalyzeRequest) -> JSONResponse:
-        board, dice = _board(body.position), _dice(body.dice)
-        with _field("position"):
-            analysis = board.analyze(dice, plies=body.plies, time_limit=body.time_limit)
-        return JSONResponse(forms.analysis_to_dict(board, analysis, top=body.top))
-
-    @app.post(f"{API}/evaluate", tags=["analysis"])
-    def evaluate(body: EvaluateRequest) -> JSONResponse:
-        board = _board(body.position)
-        with _field("position"):
-            evaluation = board.evaluate(plies=body.plies, time_limit=body.time_limit)
-        return JSONResponse(forms.evaluation_to_dict(evaluation))
+    async def play(body: PlayRequest) -> JSONResponse:
+        return await pool.run(_play_one, body)
 
     @app.post(f"{API}/render", tags=["positions"], response_class=Response,
               responses={200: {"content": {"image/svg+xml": {}}, "description": "The board as an SVG document."}})
-    def render(body: RenderRequest) -> Response:
-        try:
-            from tavli.svg import board_svg
-        except ImportError:
-            raise ApiError(None, "rendering is not available (tavli.svg is missing)", 501) from None
-        board = _board(body.position)
-        dice = None if body.dice is None else _dice(body.dice)
-        play = None
-        if body.play is not None:
-            if dice is None:
-                raise ApiError("dice", "a play needs the dice it was played with")
-            play = _play(board, body.play, dice)
-        for point in body.highlight:
-            if point not in ("bar", "off") and not (isinstance(point, int) and 1 <= point <= 24):
-                raise ApiError("highlight", f"expected point numbers 1..24, 'bar' or 'off', got {point!r}")
-        with _field("position"):
-            svg = board_svg(board, dice=dice, play=play, viewer=body.viewer, highlight=tuple(body.highlight))
-        return Response(svg, media_type="image/svg+xml")
+    async def render(body: RenderRequest) -> Response:
+        return await pool.run(_render, body)
+
+    # --- the engine's opinion: a search's time_limit is its cost estimate and its bound ---
+    @app.post(f"{API}/move", tags=["analysis"])
+    async def move(body: SearchRequest) -> JSONResponse:
+        return await pool.run(_move, body)
+
+    @app.post(f"{API}/analyze", tags=["analysis"])
+    async def analyze(body: AnalyzeRequest) -> JSONResponse:
+        return await pool.run(_analyze, body)
+
+    @app.post(f"{API}/evaluate", tags=["analysis"])
+    async def evaluate(body: EvaluateRequest) -> JSONResponse:
+        return await pool.run(_evaluate, body)
 
     @app.post(f"{API}/simulate", tags=["analysis"])
-    def simulate(body: SimulateRequest) -> JSONResponse:
-        variant = _variant(body.variant)
-        players = _players(body.players, body.games)
-        with _field("options"):
-            # through a Board first: only rule options may reach simulate's keyword arguments
-            options = tavli.Board(variant, **body.options).options
-        r = tavli.simulate(variant, body.games, players, seed=body.seed, threads=1, **options)
-        winner, points, kind = r["winner"], r["points"], r["kind"]
-        return JSONResponse({
-            "variant": variant,
-            "options": options,
-            "games": body.games,
-            "players": players,
-            "seed": body.seed,
-            "wins": [int((winner == 0).sum()), int((winner == 1).sum())],
-            "draws": int((kind == 5).sum()),
-            "unfinished": int((kind == 0).sum()),
-            "points": [int(points[winner == 0].sum()), int(points[winner == 1].sum())],
-            "kinds": {name: int((kind == k).sum()) for k, name in RESULT_KINDS.items() if (kind == k).any()},
-            "mean_plies": float(r["plies"].mean()),
-        })
+    async def simulate(body: SimulateRequest) -> JSONResponse:
+        _players(body.players, body.games, cpu_budget)  # the admission estimate, before queueing
+        return await pool.run(_simulate, body)
 
     # --- matches: the client keeps the record and sends it back with every step ---
     @app.post(f"{API}/match/new", tags=["matches"])
-    def match_new(body: MatchNewRequest) -> JSONResponse:
-        if body.kind not in MATCH_KINDS:
-            raise ApiError("kind", f"unknown match kind {body.kind!r} (known: {', '.join(MATCH_KINDS)})")
-        with _field("target"):
-            m = tavli.Match(body.kind, body.target)
-        return JSONResponse(_match_state(m))
+    async def match_new(body: MatchNewRequest) -> JSONResponse:
+        return await pool.run(_match_new, body)
 
     @app.post(f"{API}/match/opening", tags=["matches"])
-    def match_opening(body: MatchRequest) -> JSONResponse:
-        m = _match(body.record)
-        white, black = _dice(body.dice)
-        with _field("record"):
-            m.roll_opening(white, black)
-        return JSONResponse(_match_state(m))
+    async def match_opening(body: MatchRequest) -> JSONResponse:
+        return await pool.run(_match_opening, body)
 
     @app.post(f"{API}/match/play", tags=["matches"])
-    def match_play(body: MatchPlayRequest) -> JSONResponse:
-        m = _match(body.record)
-        dice = _dice(body.dice)
-        board = m.board
-        p = _play(board, body.play, dice)
-        played = forms.play_to_dict(board, p)
-        with _field("play"):
-            m.play(p)
-        return JSONResponse(_match_state(m, played))
+    async def match_play(body: MatchPlayRequest) -> JSONResponse:
+        return await pool.run(_match_play, body)
 
     @app.post(f"{API}/match/move", tags=["matches"])
-    def match_move(body: MatchMoveRequest) -> JSONResponse:
-        m = _match(body.record)
-        dice = _dice(body.dice)
-        if m.phase != "playing":
-            raise ApiError("record", f"no play is due: the match is at {m.phase!r}")
-        if m.forced_dice is not None and tuple(m.forced_dice) != dice:
-            raise ApiError("dice", f"the first play of this game must use the opening dice {list(m.forced_dice)}")
-        board = m.board
-        best, _ = _best_play(board, dice, body.plies, body.time_limit)
-        played = forms.play_to_dict(board, best)
-        with _field("play"):
-            m.play(best)
-        return JSONResponse(_match_state(m, played))
+    async def match_move(body: MatchMoveRequest) -> JSONResponse:
+        return await pool.run(_match_move, body)
 
     from .records import add_routes as add_record_routes  # POST /record/open: the record viewer's data
 
@@ -478,8 +556,9 @@ def create_app() -> FastAPI:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, **uvicorn_options: Any) -> None:
-    """Runs the API with uvicorn (blocking; Ctrl-C stops it)."""
+def serve(host: str = "127.0.0.1", port: int = 8000, *, workers: int | None = None, queue: int | None = None,
+          **uvicorn_options: Any) -> None:
+    """Runs the API with uvicorn (blocking; Ctrl-C stops it); `workers`, `queue` as in create_app."""
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, **uvicorn_options)
+    uvicorn.run(create_app(workers=workers, queue=queue), host=host, port=port, **uvicorn_options)
