@@ -89,3 +89,15 @@ def test_the_options_page_lists_every_rule_option_with_its_values_default_first(
         for o in options:
             assert sorted(rows[o["name"]]) == sorted(str(c) for c in o["choices"]), (variant, o["name"])
             assert rows[o["name"]][0] == str(o["default"]), (variant, o["name"])
+
+
+def test_requirements_test_txt_is_the_test_extra():
+    # The README's test command installs requirements-test.txt (no second build of tavli);
+    # `pip install ".[test]"` must give the same tools.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    lines = (ROOT / "requirements-test.txt").read_text().splitlines()
+    listed = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    assert sorted(listed) == sorted(extra)
+    assert "pip install -r requirements-test.txt && python -m pytest" in (ROOT / "README.md").read_text()
