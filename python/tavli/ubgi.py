@@ -263,7 +263,7 @@ class Session:
         return _core.variant_options(self.variant)
 
     def option_lines(self) -> list[str]:
-        """v0.1 / UCI form: option name <N> type <spin|combo> default <d> [min <a> max <b>] [var <v>]*."""
+        """v0.1 / UCI form: `option name <N> type <spin|combo> default <d> [min <a> max <b>] [var <v>]*`."""
         lines = [f"option name Variant type combo default {self.initial_variant} "
                  + " ".join(f"var {v}" for v in _core.variants())]
         for s in _SETTINGS:
@@ -278,7 +278,7 @@ class Session:
         return lines
 
     def key_lines(self) -> list[str]:
-        """v0.2 form: key <name> <int lo..hi|enum a|b> <default> [!] [description]."""
+        """v0.2 form: `key <name> <int lo..hi|enum a|b> <default> [!] [description]`."""
         lines = [f"key game.variant enum {'|'.join(_core.variants())} {self.initial_variant} the game"]
         for s in _SETTINGS:
             low, high, default = s.low, s.high, s.default

@@ -1,0 +1,103 @@
+"""Every ```python block of README.md and docs/**/*.md runs, each file's blocks in order in one
+namespace, in a fresh temporary directory (so snippets that write files write them there).
+
+A block is left out only when an HTML comment on the line before it says so:
+  <!-- skip: why -->                 never run here (e.g. it starts a server or a Ray cluster)
+  <!-- requires: module[, module] --> run only when those modules import; otherwise the file's
+                                      remaining blocks are skipped (they may build on this one)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+MARK = re.compile(r"<!--\s*(skip|requires)\s*:?\s*(.*?)\s*-->\s*$")
+
+
+def snippet_files() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def blocks(path: Path) -> list[tuple[int, str, str | None, str]]:
+    """(line, code, mark, mark argument) for every python block of the file, in order."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for m in FENCE.finditer(text):
+        before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        mark = MARK.search(before)
+        line = text.count("\n", 0, m.start()) + 1
+        found.append((line, m.group(1), mark.group(1) if mark else None, mark.group(2) if mark else ""))
+    return found
+
+
+FILES = [p for p in snippet_files() if blocks(p)]
+
+
+def test_the_snippets_are_found():
+    # README's Usage block and the tutorials must be among them (a broken pattern would pass vacuously).
+    names = {p.relative_to(ROOT).as_posix() for p in FILES}
+    assert {"README.md", "docs/tutorials/analysis.md", "docs/rules/coordinates.md"} <= names
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.relative_to(ROOT).as_posix() for p in FILES])
+def test_snippets_run_in_order(path: Path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "__snippets__"}
+    for line, code, mark, argument in blocks(path):
+        if mark == "skip":
+            continue
+        if mark == "requires":
+            missing = [m for m in re.split(r"[,\s]+", argument) if m and importlib.util.find_spec(m) is None]
+            if missing:
+                pytest.skip(f"{path.name}:{line} needs {', '.join(missing)}")
+        where = f"{path.relative_to(ROOT)}:{line}"
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                exec(compile(code, where, "exec"), namespace)
+            except Exception as e:  # name the block that failed
+                raise AssertionError(f"the snippet at {where} raised {type(e).__name__}: {e}") from e
+
+
+GAME_SECTIONS = {"Fevga": "fevga", "Moultezim": "moultezim", "Plakoto": "plakoto", "Long Narde": "narde",
+                 "Jacquet": "jacquet", "Tawla 31": "tawla31", "Hypergammon": "hypergammon"}
+
+
+def test_the_options_page_lists_every_rule_option_with_its_values_default_first():
+    # docs/rules/options.md is written by hand; this keeps it in step with the engine's table.
+    import tavli
+
+    text = (ROOT / "docs" / "rules" / "options.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.S | re.M))
+    assert set(GAME_SECTIONS) <= set(sections)
+    documented = {GAME_SECTIONS[title]: body for title, body in sections.items() if title in GAME_SECTIONS}
+    for variant in tavli.variants():
+        options = tavli.variant_options(variant)
+        if not options:
+            assert variant not in documented
+            continue
+        rows = {m.group(1): [v.strip(" `") for v in m.group(2).split(",")]
+                for m in re.finditer(r"^\| `(\w+)` \| ([^|]+) \|", documented[variant], re.M)}
+        assert set(rows) == {o["name"] for o in options}, variant
+        for o in options:
+            assert sorted(rows[o["name"]]) == sorted(str(c) for c in o["choices"]), (variant, o["name"])
+            assert rows[o["name"]][0] == str(o["default"]), (variant, o["name"])
+
+
+def test_requirements_test_txt_is_the_test_extra():
+    # The README's test command installs requirements-test.txt (no second build of tavli);
+    # `pip install ".[test]"` must give the same tools.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    lines = (ROOT / "requirements-test.txt").read_text().splitlines()
+    listed = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    assert sorted(listed) == sorted(extra)
+    assert "pip install . -r requirements-test.txt && python -m pytest" in (ROOT / "README.md").read_text()
