@@ -1,6 +1,9 @@
 """Every ```python block of README.md and docs/**/*.md runs, each file's blocks in order in one
 namespace, in a fresh temporary directory (so snippets that write files write them there).
 
+A block in doctest form (its first line starts with `>>> `) runs as a doctest in the same namespace:
+its printed results must match what the block shows.
+
 A block is left out only when an HTML comment on the line before it says so:
   <!-- skip: why -->                 never run here (e.g. it starts a server or a Ray cluster)
   <!-- requires: module[, module] --> run only when those modules import; otherwise the file's
@@ -10,6 +13,7 @@ A block is left out only when an HTML comment on the line before it says so:
 from __future__ import annotations
 
 import contextlib
+import doctest
 import importlib.util
 import io
 import re
@@ -59,11 +63,24 @@ def test_snippets_run_in_order(path: Path, tmp_path, monkeypatch):
             if missing:
                 pytest.skip(f"{path.name}:{line} needs {', '.join(missing)}")
         where = f"{path.relative_to(ROOT)}:{line}"
+        if code.lstrip().startswith(">>> "):
+            run_doctest(code, where, namespace)
+            continue
         with contextlib.redirect_stdout(io.StringIO()):
             try:
                 exec(compile(code, where, "exec"), namespace)
             except Exception as e:  # name the block that failed
                 raise AssertionError(f"the snippet at {where} raised {type(e).__name__}: {e}") from e
+
+
+def run_doctest(code: str, where: str, namespace: dict[str, object]) -> None:
+    """Runs a doctest-form block in the file's namespace; a mismatch or an exception fails naming it."""
+    test = doctest.DocTestParser().get_doctest(code, namespace, where, where, 0)
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test, out=report.write, clear_globs=False)
+    if runner.failures:
+        raise AssertionError(f"the doctest at {where} failed:\n{report.getvalue()}")
 
 
 GAME_SECTIONS = {"Fevga": "fevga", "Moultezim": "moultezim", "Plakoto": "plakoto", "Long Narde": "narde",
