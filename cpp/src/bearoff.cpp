@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tavli/dice.h"
+#include "tavli/interrupt.h"
 #include "tavli/movegen.h"
 
 namespace tavli {
@@ -70,6 +71,9 @@ BearoffTable::BearoffTable()
   MoveGenerator gen;
   MoveList list;
   for (const auto& a : all) {
+    // About a second in all, the first time a bear-off is valued: stoppable like the call that
+    // needs it (a throwing initialiser leaves the table unbuilt; the next use builds it again).
+    check_stop();
     const int idx = rank_of(a.data());
     auto& fin = finish_[static_cast<std::size_t>(idx)];
     auto& fst = first_[static_cast<std::size_t>(idx)];
