@@ -355,8 +355,8 @@ class Board(_core.Board):
         args = _rollout_args(self, trials, player, truncate, seed, threads, evaluator, stratify)
         from ._limits import time_limit_arg
 
-        probs, equity, errors, equity_error, done, truncated = _core._rollout(self, *args,
-                                                                             time_limit_arg(time_limit))
+        probs, equity, errors, equity_error, done, truncated = _core._rollout(
+            self, *args, time_limit=time_limit_arg(time_limit))
         return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
 
     # --- records --------------------------------------------------------------------------------
