@@ -518,7 +518,7 @@ NeuralNet NeuralNet::load(const std::string& path) {
                                 "): a net is read from a weight file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::invalid_argument(path + ": cannot open");
-  Reader rd{f, path};
+  Reader rd{f, path, {}};
   const std::vector<std::uint8_t>& bytes = rd.bytes;
 
   if (!rd.fill(sizeof kMagic) || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)

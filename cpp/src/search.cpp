@@ -244,21 +244,17 @@ bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const std
                  Budget& budget, Searchers& searchers, Fn fn) {
   searchers.prepare(threads, rules, ev, filters, budget);
   std::atomic<bool> aborted{false};
-  try {
-    run_on_threads(threads, [&](int w) {
-      try {
-        fn(w, *searchers.use[static_cast<std::size_t>(w)]);
-      } catch (const Aborted&) {
-        aborted = true;
-        budget.stop = true;
-      } catch (...) {
-        budget.stop = true;
-        throw;
-      }
-    });
-  } catch (const Aborted&) {
-    aborted = true;
-  }
+  run_on_threads(threads, [&](int w) {
+    try {
+      fn(w, *searchers.use[static_cast<std::size_t>(w)]);
+    } catch (const Aborted&) {  // the budget ran out: the iteration is abandoned, not an error
+      aborted = true;
+      budget.stop = true;
+    } catch (...) {
+      budget.stop = true;
+      throw;
+    }
+  });
   return !aborted;
 }
 

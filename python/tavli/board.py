@@ -349,7 +349,9 @@ class Board(_core.Board):
 
         if _backend(backend, ray_address) == "ray":
             from . import distributed
+            from .sim import _local_only_time_limit
 
+            _local_only_time_limit(time_limit)
             return distributed.rollout(self, trials, player, truncate=truncate, seed=seed, threads=threads,
                                        evaluator=evaluator, stratify=stratify, address=ray_address)
         args = _rollout_args(self, trials, player, truncate, seed, threads, evaluator, stratify)

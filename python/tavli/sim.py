@@ -125,6 +125,7 @@ def simulate(
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 
+        _local_only_time_limit(time_limit)
         return distributed.simulate(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
                                     start=start, trajectories=trajectories, progress=progress,
                                     first_game=first_game, address=ray_address, **options)
@@ -190,6 +191,7 @@ def simulate_matches(
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 
+        _local_only_time_limit(time_limit)
         return distributed.simulate_matches(kind, matches, players, target=target, seed=seed, threads=threads,
                                             options=options, opening=opening, next_starter=next_starter,
                                             max_plies=max_plies, progress=progress, first_match=first_match,
@@ -232,6 +234,11 @@ def simulate_matches(
         parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match, 0, seed, threads,
                                              max_plies, deadline.remaining()))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _local_only_time_limit(time_limit: Any) -> None:
+    if time_limit is not None:
+        raise ValueError("time_limit is for backend='local' (a Ray run is stopped with Ctrl-C)")
 
 
 def win_rate(result: dict[str, np.ndarray], player: int = 0) -> tuple[float, float]:
