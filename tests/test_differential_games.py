@@ -80,18 +80,20 @@ def test_random_games_agree_with_reference(variant, options):
     compare(variant, options, rows, dice, "random games")
 
 
-def narde_wall_rows(n: int, seed: int):
+def narde_wall_rows(n: int, seed: int, wrap: bool = False):
     """Narde positions where the mover holds five or six points in a row and can often close a
-    six-prime, with the opponent's checkers before, on both sides of, or past the wall."""
+    six-prime, with the opponent's checkers before, on both sides of, or past the wall.
+    `wrap`: the run may also start late and go on across the mover's r23 -> r0 (which is the
+    middle of the opponent's route)."""
     rng = np.random.default_rng(seed)
     rows = np.zeros((n, tavli.ROW_BYTES), dtype=np.uint8)
     dice = rng.integers(1, 7, size=(n, 2))
     i = 0
     while i < n:
         m = np.zeros(24, dtype=int)
-        start = int(rng.integers(0, 18))
+        start = int(rng.integers(0, 24 if wrap else 18))
         wall = list(range(start, start + int(rng.integers(5, 7))))
-        wall = [p for p in wall if p < 24]
+        wall = [p % 24 for p in wall] if wrap else [p for p in wall if p < 24]
         m[wall] = 1
         extra = rng.choice(24, size=3, replace=False)
         m[extra] += 1
@@ -117,6 +119,14 @@ def narde_wall_rows(n: int, seed: int):
 def test_narde_walls_agree_with_reference(options):
     rows, dice = narde_wall_rows(1500, seed=11)
     compare("narde", options, rows, dice, "narde walls")
+
+
+@pytest.mark.parametrize("options", [{}, {"prime_check": "step"}, {"prime_borne_off_ahead": False}], ids=str)
+def test_narde_walls_across_both_route_ends_agree_with_reference(options):
+    """Runs across the mover's r11 -> r12 (the opponent's end and start: no wall for him) and
+    across the mover's r23 -> r0 (the middle of his route: a wall) (RULES.md §6.5, §7.2)."""
+    rows, dice = narde_wall_rows(1500, seed=12, wrap=True)
+    compare("narde", options, rows, dice, "narde walls across the route ends")
 
 
 @pytest.mark.parametrize("variant, options", SETTINGS, ids=IDS)

@@ -376,10 +376,11 @@ def test_reset_from_a_position():
         env.reset(options={"start": board.id()})
 
 
-def test_a_game_nobody_can_finish_is_truncated():
+def test_a_game_nobody_can_finish_ends_as_a_draw():
     # Plakoto without the mother rule: each side's start checker is pinned under the other's
     # checkers on its last point, so nobody may bear off (RULES.md §5.6) and once both have played
-    # their 1s (22 -> 23) nobody can move: README's "that game cannot end".
+    # their 1s (22 -> 23) nobody can move. Issue 18 made that position a draw (README: Plakoto's
+    # terminal rule); before, the episode was truncated.
     from helpers import make_board
 
     board = make_board("plakoto", {0: 1, 22: 1, 23: 13}, {0: 1, 22: 1, 23: 13}, pinned=([0], [0]), mother="off")
@@ -388,13 +389,14 @@ def test_a_game_nobody_can_finish_is_truncated():
     done = truncated = False
     while not (done or truncated):
         obs, reward, done, truncated, info = env.step(masked_choice(np.random.default_rng(0), info["action_mask"]))
-    assert truncated and not done and reward == 0.0 and env.game.stuck and env.game.board.outcome() is None
+    assert done and not truncated and reward == 0.0 and not env.game.stuck
+    assert env.game.board.outcome() == (None, 0, "draw")
     aec = envs.raw_aec_env("plakoto", mother="off")
     aec.reset(seed=0, options={"position": board.id()})
     for agent in aec.agent_iter():
         obs, reward, term, trunc, info = aec.last()
         aec.step(None if term or trunc else masked_choice(np.random.default_rng(0), obs["action_mask"]))
-    assert aec.game.stuck and not aec.agents
+    assert not aec.game.stuck and not aec.agents
 
 
 # --- bad input -----------------------------------------------------------------------------------

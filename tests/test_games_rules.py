@@ -295,6 +295,35 @@ def test_narde_prime_allowed_with_an_opponent_checker_ahead():
     assert expected(b, [[(13, 17), (0, 1)]]) <= results(b, (4, 1))
 
 
+# RULES.md §6.5/§7.2: a wall counts along the route of the player it blocks. The mover's r10..r15
+# are the opponent's r22, r23, r0..r3: two short runs at the two ends of his route, no prime.
+ACROSS_HIS_START = {"variant": "narde", "mover": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 9, 0, 0, 0],
+                    "opponent": [0] * 18 + [5, 5, 5, 0, 0, 0], "bar": [0, 0], "off": [0, 0],
+                    "first_turn": [False, False]}
+
+
+def test_narde_run_across_the_opponents_start_is_no_prime():
+    b = tavli.Board.from_dict(ACROSS_HIS_START)
+    b.find_play([(9, 10), (20, 23)], (1, 3))  # closes the mover's r10..r15: legal
+    # 42 distinct plays, as the independent reference of issue 18 and tests/oracle count them (the
+    # reading along the mover's route left out the one above: 41).
+    assert len(b.legal_plays((1, 3))) == 42
+
+
+def test_narde_run_across_the_mover_route_end_is_a_prime():
+    # The mover's r21, r22, r23, r0, r1, r2 are the opponent's r9..r14: a wall for him. With all his
+    # checkers on his r0..r8 (none past it) it may not be closed; one on his r15 lets it.
+    mover = [2, 1, 0] + [0] * 15 + [0, 0, 10, 1, 1, 0]  # r0 (2), r1, r20 (10), r21, r22; r2, r23 empty
+    behind = [5, 5, 5] + [0] * 21
+    b = tavli.Board.from_dict({"variant": "narde", "mover": mover, "opponent": behind})
+    closing = [(20, 23), (0, 2)]  # 3 and 2: r21, r22, r23, r0, r1, r2 all held after it
+    with pytest.raises(tavli.IllegalMove):
+        b.find_play(closing, (3, 2))
+    ahead = [5, 5, 4] + [0] * 12 + [1] + [0] * 8
+    b2 = tavli.Board.from_dict({"variant": "narde", "mover": mover, "opponent": ahead})
+    b2.find_play(closing, (3, 2))
+
+
 def test_narde_mars():
     b = make_board("narde", {23: 1}, {12: 15})
     assert b.play(b.legal_plays((1, 1))[0]).outcome() == (0, 2, "double")

@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "play_object.h"
+#include "stoppable.h"
 #include "tavli/batch.h"
 #include "tavli/interchange.h"
 #include "tavli/match.h"
@@ -61,6 +62,7 @@ using tavli_bindings::evaluator_arg;
 using tavli_bindings::probs_tuple;
 using tavli_bindings::is_play;
 using tavli_bindings::new_play;
+using tavli_bindings::run_stoppable;
 
 py::object play_to_py(const Play& p, Dice dice) {
   PyObject* o = new_play(p, dice);
@@ -197,6 +199,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::register_local_exception<InvalidPosition>(m, "InvalidPosition", PyExc_ValueError);
   py::register_local_exception<IllegalMove>(m, "IllegalMove", PyExc_ValueError);
+
+  tavli_bindings::register_stop_exceptions();
 
   m.attr("ROW_BYTES") = kRowBytes;
   m.attr("MAX_PLAYS") = kMaxPlays;
@@ -400,11 +404,8 @@ PYBIND11_MODULE(_core, m) {
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
-        Analysis a;
-        {
-          py::gil_scoped_release release;
-          a = analyze(g.position(), g.rules(), dice, ev, opt);
-        }
+        // A search's own time limit returns its deepest iteration; only Ctrl-C stops it here.
+        const Analysis a = run_stoppable(0, [&] { return analyze(g.position(), g.rules(), dice, ev, opt); });
         py::list plays;
         for (const PlayValue& v : a.plays)
           plays.append(py::make_tuple(play_to_py(v.play, dice), probs_tuple(v.probabilities), v.probabilities.equity(),
@@ -416,17 +417,12 @@ PYBIND11_MODULE(_core, m) {
         const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
-        Evaluation e;
-        {
-          py::gil_scoped_release release;
-          e = evaluate(g.position(), g.rules(), ev, opt);
-        }
+        const Evaluation e = run_stoppable(0, [&] { return evaluate(g.position(), g.rules(), ev, opt); });
         return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
       })
-      .def("_perft", [](const Game& g, int depth) {
-        py::gil_scoped_release release;
-        return perft(g.position(), g.rules(), depth);
-      });
+      .def("_perft", [](const Game& g, int depth, double time_limit) {
+        return run_stoppable(time_limit, [&] { return perft(g.position(), g.rules(), depth); });
+      }, py::arg("depth"), py::arg("time_limit") = 0.0);
 
   py::class_<Match>(m, "Match", "Game flow of a match (see tavli.Match).")
       .def(py::init([](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
@@ -487,21 +483,19 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("_batch_legal_plays",
         [](const std::string& variant, const OptionList& options, const RowsIn& rows, const DiceIn& dice,
-           bool want_positions, int threads) -> py::object {
+           bool want_positions, int threads, double time_limit) -> py::object {
           const Rules rules = make_rules(variant_from_name(variant), options);
           const std::int64_t n = check_batch_shapes(rows, dice);
           if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
-          BatchResult r;
-          {
-            py::gil_scoped_release release;
-            r = batch_legal_plays(rules, rows.data(), dice.data(), n, want_positions, threads);
-          }
+          const BatchResult r = run_stoppable(time_limit, [&] {
+            return batch_legal_plays(rules, rows.data(), dice.data(), n, want_positions, threads);
+          });
           if (!want_positions) return vector_array(r.counts);
           return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(r.positions));
         });
 
   m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,
-                              int threads, py::object evaluator) {
+                              int threads, py::object evaluator, double time_limit) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = evaluator_arg(evaluator, rules, keep);
@@ -522,16 +516,13 @@ PYBIND11_MODULE(_core, m) {
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     py::array_t<float> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(kEvalColumns)});
     float* o = out.mutable_data();
-    {
-      py::gil_scoped_release release;
-      batch_evaluate(rules, positions.data(), n, plies, threads, ev, o);
-    }
+    run_stoppable(time_limit, [&] { batch_evaluate(rules, positions.data(), n, plies, threads, ev, o); });
     return out;
   });
 
   m.def("_simulate", [](const std::string& variant, const OptionList& options, const std::vector<PlayerArg>& players,
                         std::int64_t first, std::int64_t games, std::uint64_t seed, int threads, int max_plies,
-                        py::object start_row, bool keep_trajectories) {
+                        py::object start_row, bool keep_trajectories, double time_limit) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     PlayerSpec specs[2];
     player_specs(players, specs, {&rules});
@@ -553,10 +544,9 @@ PYBIND11_MODULE(_core, m) {
     }
     std::vector<GameSummary> res;
     std::vector<Trajectory> traj;
-    {
-      py::gil_scoped_release release;
-      res = simulate(rules, specs, first, games, seed, threads, opt, keep_trajectories ? &traj : nullptr);
-    }
+    res = run_stoppable(time_limit, [&] {
+      return simulate(rules, specs, first, games, seed, threads, opt, keep_trajectories ? &traj : nullptr);
+    });
     const auto n = static_cast<py::ssize_t>(res.size());
     py::array_t<std::int8_t> winner(n), points(n), kind(n), starter(n);
     py::array_t<std::int32_t> plies(n);
@@ -603,7 +593,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("_simulate_matches", [](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
                                 const std::string& next_starter, const std::vector<PlayerArg>& players,
                                 std::int64_t first, std::int64_t matches, std::uint64_t seed, int threads,
-                                int max_plies) {
+                                int max_plies, double time_limit) {
     std::vector<MatchGame> games;
     for (const auto& [variant, options, opening] : cycle) {
       if (opening != "reroll" && opening != "use_opening_dice")
@@ -624,10 +614,9 @@ PYBIND11_MODULE(_core, m) {
     if (matches < 0 || matches > 10000000 || first < 0) throw std::invalid_argument("matches must be 0..10000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     std::vector<MatchSummary> res;
-    {
-      py::gil_scoped_release release;
-      res = simulate_matches(games, target, ns, specs, first, matches, seed, threads, max_plies);
-    }
+    res = run_stoppable(time_limit, [&] {
+      return simulate_matches(games, target, ns, specs, first, matches, seed, threads, max_plies);
+    });
     const auto n = static_cast<py::ssize_t>(res.size());
     py::array_t<std::int8_t> winner(n);
     py::array_t<std::int16_t> score({n, static_cast<py::ssize_t>(2)}), count(n);
@@ -698,15 +687,12 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("variant"), py::arg("options"), py::arg("rows"), py::arg("dice"), py::arg("encoding"), py::arg("out"));
 
   m.def("_random_positions", [](const std::string& variant, const OptionList& options, std::int64_t n,
-                                std::uint64_t seed) {
+                                std::uint64_t seed, double time_limit) {
     if (n < 0 || n > 100000000) throw std::invalid_argument("n must be 0..100000000");
     const Rules rules = make_rules(variant_from_name(variant), options);
     std::vector<std::uint8_t> rows;
     std::vector<std::int64_t> dice;
-    {
-      py::gil_scoped_release release;
-      random_positions(rules, n, seed, rows, dice);
-    }
+    run_stoppable(time_limit, [&] { random_positions(rules, n, seed, rows, dice); });
     py::array_t<std::int64_t> d({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(2)});
     if (n) std::memcpy(d.mutable_data(), dice.data(), dice.size() * sizeof(std::int64_t));
     return py::make_tuple(rows_array(rows), d);

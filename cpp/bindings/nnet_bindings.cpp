@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "stoppable.h"
 #include "tavli/batch.h"
 #include "tavli/net_suite.h"
 #include "tavli/nnet.h"
@@ -251,8 +252,7 @@ void bind_nnet(py::module_& m) {
     {
       // A snapshot: the games do not see later changes to the net.
       auto snapshot = std::make_shared<const NeuralNet>(*net);
-      py::gil_scoped_release release;
-      r = evaluate_vs(snapshot, rules, opponent, games, seed, threads, max_plies);
+      r = tavli_bindings::run_stoppable(0, [&] { return evaluate_vs(snapshot, rules, opponent, games, seed, threads, max_plies); });
     }
     py::dict d;
     d["games"] = r.games;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "args.h"
+#include "stoppable.h"
 #include "tavli/rollout.h"
 
 namespace py = pybind11;
@@ -50,35 +51,29 @@ void bind_rollout(py::module_& m) {
   m.def(
       "_rollout",
       [](const Game& g, std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
-         std::uint64_t seed, int threads, bool stratify, py::handle evaluator) {
+         std::uint64_t seed, int threads, bool stratify, py::handle evaluator, double time_limit) {
         const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
-        RolloutResult r;
-        {
-          py::gil_scoped_release release;
-          r = rollout(g.position(), g.rules(), ev, opt);
-        }
-        return result_tuple(r);
+        return result_tuple(
+            tavli_bindings::run_stoppable(time_limit, [&] { return rollout(g.position(), g.rules(), ev, opt); }));
       },
       py::arg("board"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"),
-      py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("evaluator"),
+      py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("evaluator"), py::arg("time_limit") = 0.0,
       "Rollout of the board's position (cpp/include/tavli/rollout.h): (mean probabilities, equity, their standard "
-      "errors, the equity's, trials, truncated). Releases the GIL.");
+      "errors, the equity's, trials, truncated). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit "
+      "(seconds, 0: none) passed: TimeoutError.");
 
   m.def(
       "_rollout_blocks",
       [](const Game& g, std::int64_t trials, std::int64_t first, std::int64_t count, const std::string& kind,
          int plies, const Filters& filters, int truncate, std::uint64_t seed, int threads, bool stratify,
-         py::handle evaluator) {
+         py::handle evaluator, double time_limit) {
         const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
-        std::vector<RolloutMoments> blocks;
-        {
-          py::gil_scoped_release release;
-          blocks = rollout_blocks(g.position(), g.rules(), ev, opt, first, count);
-        }
+        const std::vector<RolloutMoments> blocks = tavli_bindings::run_stoppable(
+            time_limit, [&] { return rollout_blocks(g.position(), g.rules(), ev, opt, first, count); });
         py::array_t<double> out({static_cast<py::ssize_t>(blocks.size()), static_cast<py::ssize_t>(kMomentColumns)});
         auto a = out.mutable_unchecked<2>();
         for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -94,7 +89,7 @@ void bind_rollout(py::module_& m) {
       },
       py::arg("board"), py::arg("trials"), py::arg("first"), py::arg("count"), py::arg("kind"), py::arg("plies"),
       py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"), py::arg("stratify"),
-      py::arg("evaluator"),
+      py::arg("evaluator"), py::arg("time_limit") = 0.0,
       "Trials first .. first + count - 1 of a rollout of `trials` trials (rollout_blocks in rollout.h): a float64 "
       "array, one row per block of ROLLOUT_BLOCK trials (n, truncated, 8 means, 8 sums of squared deviations). "
       "Releases the GIL.");

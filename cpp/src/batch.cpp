@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "tavli/interrupt.h"
 #include "tavli/parallel.h"
 #include "tavli/rng.h"
 #include "tavli/search.h"
@@ -26,6 +27,7 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
   std::vector<Player> movers(static_cast<std::size_t>(n));
   std::vector<Dice> rolls(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
+    check_stop();
     try {
       positions[i] = Position::from_row(rows + kRowBytes * i, &movers[i]);
       validate_position(positions[i], rules);
@@ -54,6 +56,7 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
     }
     std::uint8_t row[kRowBytes];
     for (std::int64_t i = b; i < e; ++i) {
+      check_stop();
       gen->generate(positions[i], rules, rolls[i], *list);
       out.counts[i] = list->size();
       if (!want_positions) continue;
@@ -80,6 +83,7 @@ void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t 
   opt.plies = plies;
   parallel_ranges(n, std::max(1, threads), [&](std::int64_t b, std::int64_t e, int) {
     for (std::int64_t i = b; i < e; ++i) {
+      check_stop();
       const Probabilities p = evaluate(positions[i], rules, ev, opt).probabilities;
       const float v[kEvalColumns] = {p.win,  p.win_double, p.win_triple, p.lose_double,
                                      p.lose_triple, p.draw, p.margin, p.equity()};
@@ -97,6 +101,7 @@ void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, st
   Player mover = kWhite;
   std::uint8_t row[kRowBytes];
   for (std::int64_t i = 0; i < n; ++i) {
+    check_stop();
     const auto [a, b] = rng.roll();
     const Dice d{a, b};
     pos.to_row(row, mover);

@@ -1,11 +1,16 @@
 #include "tavli/bearoff.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <mutex>
+#include <thread>
 #include <numeric>
 #include <vector>
 
 #include "tavli/dice.h"
+#include "tavli/interrupt.h"
 #include "tavli/movegen.h"
 
 namespace tavli {
@@ -70,6 +75,9 @@ BearoffTable::BearoffTable()
   MoveGenerator gen;
   MoveList list;
   for (const auto& a : all) {
+    // About a second in all, the first time a bear-off is valued: stoppable like the call that
+    // needs it (a throwing initialiser leaves the table unbuilt; the next use builds it again).
+    check_stop();
     const int idx = rank_of(a.data());
     auto& fin = finish_[static_cast<std::size_t>(idx)];
     auto& fst = first_[static_cast<std::size_t>(idx)];
@@ -127,8 +135,23 @@ BearoffTable::BearoffTable()
 }
 
 const BearoffTable& BearoffTable::get() {
-  static const BearoffTable table;  // built once, thread-safe (C++11 static initialisation)
-  return table;
+  // Built once, by the first thread that needs it. Not a function-local static: a thread waiting
+  // on another's build would be stuck in the initialisation guard, deaf to a stop request, and the
+  // builder stops only if someone polls (interrupt.h); here waiters keep checking.
+  static std::atomic<const BearoffTable*> built{nullptr};
+  static std::mutex building;
+  static std::unique_ptr<const BearoffTable> owner;
+  if (const BearoffTable* t = built.load(std::memory_order_acquire)) return *t;
+  while (!building.try_lock()) {
+    check_stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::lock_guard<std::mutex> lock(building, std::adopt_lock);
+  if (!owner) {
+    owner.reset(new BearoffTable());  // Interrupted leaves nothing built: the next use starts again
+    built.store(owner.get(), std::memory_order_release);
+  }
+  return *owner;
 }
 
 }  // namespace tavli

@@ -196,22 +196,20 @@ struct MoveGenerator::Impl {
     return true;
   }
 
-  // Narde (RULES.md §7.2): no six consecutive points unless an opposing checker has passed every
-  // point of that wall along his route (or, by default, has been borne off).
+  // Narde (RULES.md §7.2, §6.5): no six consecutive points, counted along the opponent's route
+  // (his s..s+5, 0 <= s <= 18: a run may cross my r23 -> r0 but not my r11 -> r12, his end and
+  // start), unless an opposing checker has passed every point of that wall (his index > s + 5) or,
+  // by default, has been borne off.
   bool six_prime_ok(const Position& p) const {
-    const std::uint32_t occ = p.own().occ;
-    std::uint32_t walls = occ;
-    for (int k = 1; k < 6; ++k) walls &= occ >> k;  // bit w: w..w+5 all held
+    const std::uint32_t theirs = opp_in_my_frame(p.own().occ, movement);  // my points in his route's order
+    std::uint32_t walls = theirs;
+    for (int k = 1; k < 6; ++k) walls &= theirs >> k;  // bit s: his s..s+5 all held by me
     if (!walls) return true;
     const SideState& o = p.opp();
     if (rules->prime_borne_off_ahead && o.off > 0) return true;
-    for (; walls; walls &= walls - 1) {
-      const int w = lowest_bit(walls);
-      // The wall's last point along the opponent's route (his index of my p is (p + 12) % 24).
-      const int last = w + 5 <= 11 ? w + 17 : (w >= 12 ? w - 7 : 23);
-      if (last >= 23 || (o.occ >> (last + 1)) == 0) return false;
-    }
-    return true;
+    // The wall that starts last along his route is the hardest to be ahead of.
+    const int last = highest_bit(walls) + 5;
+    return last < 23 && (o.occ >> (last + 1)) != 0;
   }
 
   // Step 2 of the pipeline: hard whole-play constraints on the final position.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -409,15 +410,27 @@ struct Writer {
   }
 };
 
-// Little-endian reader that names the field it could not read.
+// Little-endian reader that names the field it could not read. It reads the stream only as far as
+// the fields need: the header bounds how much a file can make it read (a device such as
+// /dev/zero, or a huge declared size, stops at the first field out of range).
 struct Reader {
-  const std::vector<std::uint8_t>& bytes;
+  std::istream& in;
   const std::string& path;
+  std::vector<std::uint8_t> bytes;  // what has been read so far
   std::size_t pos = 0;
 
   [[noreturn]] void fail(const std::string& what) const { throw std::invalid_argument(path + ": " + what); }
-  void need(std::size_t n, const char* what) const {
-    if (bytes.size() - pos < n)
+  // Reads up to `total` bytes in all; false if the stream ends first.
+  bool fill(std::size_t total) {
+    if (bytes.size() >= total) return true;
+    const std::size_t had = bytes.size();
+    bytes.resize(total);
+    in.read(reinterpret_cast<char*>(bytes.data() + had), static_cast<std::streamsize>(total - had));
+    bytes.resize(had + static_cast<std::size_t>(in.gcount()));
+    return bytes.size() >= total;
+  }
+  void need(std::size_t n, const char* what) {
+    if (!fill(pos + n))
       fail(std::string("truncated file: ") + what + " needs " + std::to_string(n) + " bytes at offset " +
            std::to_string(pos) + ", the file has " + std::to_string(bytes.size()));
   }
@@ -495,12 +508,20 @@ void NeuralNet::save(const std::string& path) const {
 }
 
 NeuralNet NeuralNet::load(const std::string& path) {
+  // Only a regular file: a directory cannot be read, and a device or a pipe may never end.
+  std::error_code ec;
+  const auto kind = std::filesystem::status(path, ec).type();
+  if (ec || kind == std::filesystem::file_type::not_found) throw std::invalid_argument(path + ": cannot open (no such file)");
+  if (kind != std::filesystem::file_type::regular)
+    throw std::invalid_argument(path + ": not a regular file (" +
+                                (kind == std::filesystem::file_type::directory ? "a directory" : "a device, pipe or socket") +
+                                "): a net is read from a weight file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::invalid_argument(path + ": cannot open");
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  Reader rd{bytes, path};
+  Reader rd{f, path, {}};
+  const std::vector<std::uint8_t>& bytes = rd.bytes;
 
-  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+  if (!rd.fill(sizeof kMagic) || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     rd.fail("not a tavli network file (bad magic; expected \"TAVLINET\")");
   rd.pos = sizeof kMagic;
   const std::uint32_t version = rd.u32("format version");
@@ -530,12 +551,17 @@ NeuralNet NeuralNet::load(const std::string& path) {
   net.w2_.resize(kOutputs * H);
   net.b2_.resize(kOutputs);
   const std::size_t expected = rd.pos + 4 * (I * H + H + kOutputs * H + kOutputs) + 8;
-  if (bytes.size() < expected)
+  const std::uintmax_t on_disk = std::filesystem::file_size(path, ec);
+  if ((!ec && on_disk < expected) || !rd.fill(expected))
     rd.fail("truncated file: the header describes " + std::to_string(expected) + " bytes, the file has " +
-            std::to_string(bytes.size()));
+            std::to_string(!ec && on_disk < expected ? on_disk : bytes.size()));
+  // Trailing bytes, counted up to a bound (the file may have grown without end).
+  constexpr std::size_t kTrailingCounted = 1u << 16;
+  rd.fill(expected + kTrailingCounted);
   if (bytes.size() > expected)
-    rd.fail(std::to_string(bytes.size() - expected) + " unexpected bytes after the checksum (the header describes " +
-            std::to_string(expected) + " bytes)");
+    rd.fail((bytes.size() - expected < kTrailingCounted ? std::to_string(bytes.size() - expected) : "too many") +
+            std::string(" unexpected bytes after the checksum (the header describes ") + std::to_string(expected) +
+            " bytes)");
   rd.floats(net.w1_);
   rd.floats(net.b1_);
   rd.floats(net.w2_);

@@ -204,7 +204,10 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
         const bool star = !part.empty() && part.back() == '*';
         if (star) part.pop_back();
         pts.push_back(parse_point(part, text));
-        if (star && pts.back() >= 0 && pts.back() < kPoints) marked_hits |= bit(pts.back());
+        if (star && (pts.size() == 1 || pts.back() == kOff || pts.back() == kBar))
+          throw IllegalMove("move text " + quoted(text) + ": " + quoted(part + "*") + " marks a hit where no checker " +
+                            "lands ('*' follows the point a checker hits on, as in 24/18*)");
+        if (star) marked_hits |= bit(pts.back());
         if (b == std::string::npos) break;
         a = b + 1;
       }
@@ -242,6 +245,23 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
       landings(*p, &landed, &hit);
       if (hit == marked_hits && (named_stops & ~landed) == 0) exact.push_back(p);
     }
+    if (exact.empty())  // the stops named, a hit on one of them left unmarked ("24/18/13" hitting on 18)
+      for (const Play* p : found) {
+        std::uint32_t landed, hit;
+        landings(*p, &landed, &hit);
+        if ((marked_hits & ~hit) == 0 && (named_stops & ~landed) == 0) exact.push_back(p);
+      }
+    if (exact.size() != 1 && marked_hits) {  // marks that none of the candidates makes
+      std::uint32_t any_hit = 0;
+      for (const Play* p : found) {
+        std::uint32_t landed, hit;
+        landings(*p, &landed, &hit);
+        any_hit |= hit;
+      }
+      if (const std::uint32_t wrong = marked_hits & ~any_hit)
+        throw IllegalMove("move text " + quoted(text) + ": " + quoted(point_name(lowest_bit(wrong)) + "*") +
+                          " marks a hit, but the play hits no checker there");
+    }
     if (exact.size() != 1)
       throw IllegalMove("move text " + quoted(text) + " is ambiguous for " + std::to_string(dice.d1) + "-" +
                         std::to_string(dice.d2) + ": name the intermediate points and mark hits with '*'");
@@ -250,6 +270,15 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
   if (found.empty())
     throw IllegalMove("move text " + quoted(text) + " is not a legal play for " + std::to_string(dice.d1) + "-" +
                       std::to_string(dice.d2) + " in this position");
+  // A '*' must mark a hit of the play; a hit left unmarked is accepted (as gnubg does).
+  std::uint32_t landed, hit;
+  landings(*found[0], &landed, &hit);
+  if (const std::uint32_t wrong = marked_hits & ~hit) {
+    const std::string why = game.rules().contact == Contact::Hit ? "the play hits no checker there"
+                                                                  : "there is no hitting in " + game.rules().info().name;
+    throw IllegalMove("move text " + quoted(text) + ": " + quoted(point_name(lowest_bit(wrong)) + "*") +
+                      " marks a hit, but " + why);
+  }
   return *found[0];
 }
 

@@ -2,12 +2,15 @@
 
 #include <vector>
 
+#include "tavli/interrupt.h"
+
 namespace tavli {
 namespace {
 
 std::uint64_t perft_rec(const Position& pos, const Rules& rules, int depth, MoveGenerator& gen,
                         std::vector<MoveList>& lists) {
   if (depth == 0 || game_outcome(pos, rules, kWhite)) return 1;
+  check_stop();  // a node above the leaves: 21 move generations at most between checks
   MoveList& list = lists[depth];
   std::uint64_t total = 0;
   for (const WeightedRoll& wr : all_rolls()) {

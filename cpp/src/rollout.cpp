@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tavli/interrupt.h"
 #include "tavli/parallel.h"
 #include "tavli/rng.h"
 #include "tavli/search.h"
@@ -52,6 +53,7 @@ Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev,
   Player mover = kWhite;
   const int max_plies = opt.truncate > 0 ? std::min(opt.truncate, kMaxRolloutPlies) : kMaxRolloutPlies;
   for (int ply = 0; ply < max_plies; ++ply) {
+    check_stop();
     Dice dice;
     if (ply == 0 && opt.stratify) {
       dice = outcome_dice(i % kOutcomes);

@@ -6,6 +6,9 @@
 #include <memory>
 #include <thread>
 
+#include "tavli/interrupt.h"
+#include "tavli/parallel.h"
+
 namespace tavli {
 namespace {
 
@@ -13,7 +16,8 @@ using Clock = std::chrono::steady_clock;
 
 struct Aborted {};
 
-// Shared by the threads of one search: the budget and the stop flag.
+// Shared by the threads of one search: the budget and the stop flag. A Ctrl-C (interrupt.h) is
+// checked at every spend and unwinds the whole search (Interrupted), unlike the budget.
 struct Budget {
   std::atomic<std::int64_t> nodes{0};
   std::atomic<bool> stop{false};
@@ -26,6 +30,7 @@ struct Budget {
     if (node_limit && total > node_limit) stop.store(true, std::memory_order_relaxed);
     if (timed && (total & 255) < n && Clock::now() > deadline) stop.store(true, std::memory_order_relaxed);
     if (stop.load(std::memory_order_relaxed)) throw Aborted{};
+    check_stop();
   }
 };
 
@@ -43,7 +48,14 @@ class Searcher {
     ev_ = &ev;
     filters_ = &filters;
     budget_ = &budget;
-    if (++generation_ == 0) {  // wrapped: clear for real once every 2^32 searches
+    forget();
+  }
+
+  // Empties the cache (in O(1)). Done before each root item (a root play, a roll), so that what an
+  // item costs does not depend on which items the same thread searched before it: node counts,
+  // and so node limits, are then the same for any thread count.
+  void forget() {
+    if (++generation_ == 0) {  // wrapped: clear for real once every 2^32 items
       std::fill(cache_.begin(), cache_.end(), Entry{});
       generation_ = 1;
     }
@@ -203,8 +215,6 @@ class Searcher {
   std::vector<std::unique_ptr<std::vector<int>>> where_, keep_;
 };
 
-// Runs fn(worker, searcher) on `threads` workers (each with its own searcher); rethrows the first
-// error, and reports whether the budget ran out.
 // The searchers of one search: the calling thread's own (kept between calls: no allocation) when
 // it runs alone, fresh ones for worker threads.
 struct Searchers {
@@ -227,32 +237,24 @@ struct Searchers {
   }
 };
 
+// Runs fn(worker, searcher) on `threads` workers (each with its own searcher) and reports whether
+// the iteration finished within the budget; other errors (an interruption) are rethrown.
 template <class Fn>
 bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
                  Budget& budget, Searchers& searchers, Fn fn) {
   searchers.prepare(threads, rules, ev, filters, budget);
   std::atomic<bool> aborted{false};
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  auto body = [&](int w) {
+  run_on_threads(threads, [&](int w) {
     try {
       fn(w, *searchers.use[static_cast<std::size_t>(w)]);
-    } catch (const Aborted&) {
+    } catch (const Aborted&) {  // the budget ran out: the iteration is abandoned, not an error
       aborted = true;
       budget.stop = true;
     } catch (...) {
-      errors[static_cast<std::size_t>(w)] = std::current_exception();
       budget.stop = true;
+      throw;
     }
-  };
-  if (threads == 1) {
-    body(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int w = 0; w < threads; ++w) pool.emplace_back(body, w);
-    for (auto& t : pool) t.join();
-  }
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
   return !aborted;
 }
 
@@ -295,6 +297,7 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
     first.static_values(pos, list, 0, vals);
     start_budget(budget, opt);
   }
+  out.nodes = budget.nodes.load();
   std::vector<int> keep;
   const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
   Searcher::select(vals, root, keep);
@@ -307,6 +310,7 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
         Position child = list[keep[k]].result;
         child.flip();
         const auto o = outcome_after_play(pos, child, rules, kWhite);
+        s.forget();
         next[k] = o ? terminal_probabilities(*o, kWhite).inverted() : s.value(child, d, 1).inverted();
       }
     });
@@ -319,6 +323,7 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
       depth_of[static_cast<std::size_t>(keep[k])] = d;
     }
     out.plies = d;
+    out.nodes = budget.nodes.load();
   }
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
@@ -329,7 +334,6 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   });
   for (int i : order)
     out.plays.push_back(PlayValue{list[i], vals[static_cast<std::size_t>(i)], depth_of[static_cast<std::size_t>(i)]});
-  out.nodes = budget.nodes.load();
   return out;
 }
 
@@ -344,6 +348,7 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   Budget budget;
   out.probabilities = ev.evaluate(pos, rules);
   budget.nodes = 1;
+  out.nodes = 1;
   start_budget(budget, opt);
   const auto& rolls = all_rolls();
   const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(rolls.size())));
@@ -351,8 +356,10 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   for (int d = 1; d <= opt.plies; ++d) {
     std::vector<Probabilities> per_roll(rolls.size());
     const bool done = run_workers(threads, rules, ev, opt.filters, budget, searchers, [&](int w, Searcher& s) {
-      for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads))
+      for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads)) {
+        s.forget();
         per_roll[k] = s.best_for_roll(pos, rolls[k].dice, d);
+      }
     });
     if (!done) {
       out.interrupted = true;
@@ -362,8 +369,8 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
     for (std::size_t k = 0; k < rolls.size(); ++k) acc.add(per_roll[k], rolls[k].weight / 36.0f);
     out.probabilities = acc;
     out.plies = d;
+    out.nodes = budget.nodes.load();
   }
-  out.nodes = budget.nodes.load();
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tavli/interrupt.h"
 #include "tavli/match.h"
 #include "tavli/parallel.h"
 #include "tavli/rng.h"
@@ -90,6 +91,7 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   thread_local std::vector<Probabilities> vals;
   std::uint8_t row[kRowBytes];
   for (int ply = 0; ply < opt.max_plies; ++ply) {
+    check_stop();
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
     const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng, batch, vals);
@@ -154,6 +156,7 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
         plies_this_game = 0;
       }
       if (++plies_this_game > max_plies_per_game) break;  // a game that cannot end: unfinished
+      check_stop();
       Dice dice;
       if (const auto f = m.forced_dice()) {
         dice = *f;

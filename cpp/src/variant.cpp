@@ -184,6 +184,9 @@ void apply_option_values(Rules& r) {
       const std::string& m = value("mother");
       r.mother = m == "state" ? MotherRule::State : m == "at_pin_only" ? MotherRule::AtPinOnly : MotherRule::Off;
       r.mother_points = std::stoi(value("mother_points"));
+      // Checkers can stay pinned for good (most often with mother = off): a position from which
+      // neither side can ever step again is a draw, or the game would never end.
+      r.dead_position_draw = true;
       break;
     }
     case Variant::Narde:

@@ -106,7 +106,7 @@ class Board:
     def to_array(self) -> npt.NDArray[np.uint8]: ...
     def _hash(self) -> int: ...
     def _core_copy_from(self, other: Board) -> None: ...
-    def _perft(self, depth: int) -> int: ...
+    def _perft(self, depth: int, time_limit: float = 0.0) -> int: ...
     def _analyze(
         self,
         dice: Any,
@@ -156,25 +156,46 @@ def _batch_legal_plays(
     dice: npt.NDArray[np.int64],
     want_positions: bool,
     threads: int,
+    time_limit: float,
 ) -> Any: ...
+# The long calls below stop on Ctrl-C (KeyboardInterrupt) and raise TimeoutError once `time_limit`
+# seconds (0: none; finite, >= 0, else ValueError) have passed: cpp/include/tavli/interrupt.h.
 def _random_positions(
-    variant: str, options: list[tuple[str, str]], n: int, seed: int
+    variant: str, options: list[tuple[str, str]], n: int, seed: int, time_limit: float
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]: ...
 def _generate_all(
     variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], dice: npt.NDArray[np.int64], repeat: int
 ) -> int: ...
 def _evaluate_batch(
     variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], plies: int, threads: int,
-    evaluator: NeuralEvaluator | NetSuite | None,
+    evaluator: NeuralEvaluator | NetSuite | None, time_limit: float,
 ) -> npt.NDArray[np.float32]: ...
+_PlayerArg = tuple[str, int, list[tuple[int, int, float]], Any]
+
 def _simulate(
     variant: str,
     options: list[tuple[str, str]],
-    players: list[tuple[str, int, list[tuple[int, int, float]]]],
+    players: list[_PlayerArg],
+    first: int,
     games: int,
     seed: int,
     threads: int,
     max_plies: int,
+    start_row: npt.NDArray[np.uint8] | None,
+    keep_trajectories: bool,
+    time_limit: float,
+) -> dict[str, npt.NDArray[Any]]: ...
+def _simulate_matches(
+    cycle: list[tuple[str, list[tuple[str, str]], str]],
+    target: int,
+    next_starter: str,
+    players: list[_PlayerArg],
+    first: int,
+    matches: int,
+    seed: int,
+    threads: int,
+    max_plies: int,
+    time_limit: float,
 ) -> dict[str, npt.NDArray[Any]]: ...
 
 # --- rollouts (cpp/include/tavli/rollout.h; wrapped by Board.rollout) ------------------------------
@@ -191,6 +212,7 @@ def _rollout(
     threads: int,
     stratify: bool,
     evaluator: NeuralEvaluator | None,
+    time_limit: float = 0.0,
 ) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 
 ROLLOUT_BLOCK: int  # trials per block of moments; shards start on its multiples
@@ -208,6 +230,7 @@ def _rollout_blocks(
     threads: int,
     stratify: bool,
     evaluator: NeuralEvaluator | None,
+    time_limit: float = 0.0,
 ) -> npt.NDArray[np.float64]: ...
 def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 

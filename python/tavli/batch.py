@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _core
 from ._base.args import int_arg, require_bool
+from ._limits import time_limit_arg
 from ._options import to_pairs
 
 _RANGES = {"uint8": (0, 255), "int64": (-(2**63), 2**63 - 1)}
@@ -41,6 +42,7 @@ def batch_legal_plays(
     *,
     return_positions: bool = False,
     threads: int = 1,
+    time_limit: float | None = None,
     **options: Any,
 ):
     """Legal plays of many (position, roll) pairs at once.
@@ -49,7 +51,8 @@ def batch_legal_plays(
     Returns counts (int32, N), or with ``return_positions=True`` a tuple
     (counts, offsets (int64, N + 1), positions (uint8, M x ROW_BYTES)) where row i's resulting
     positions, with the other side to move, are ``positions[offsets[i]:offsets[i + 1]]``.
-    Results do not depend on ``threads``.
+    Results do not depend on ``threads``. ``time_limit`` (seconds, None: none) passed:
+    TimeoutError; Ctrl-C: KeyboardInterrupt.
     """
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
@@ -57,25 +60,29 @@ def batch_legal_plays(
     d = as_int_array(dice, "dice", "int64")
     threads = int_arg("threads", threads, 1, 1024)
     want_positions = require_bool("return_positions", return_positions)
-    return _core._batch_legal_plays(variant, to_pairs(options), rows, d, want_positions, threads)
+    return _core._batch_legal_plays(variant, to_pairs(options), rows, d, want_positions, threads,
+                                    time_limit_arg(time_limit))
 
 
-def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, **options: Any):
+def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, *, time_limit: float | None = None,
+                     **options: Any):
     """(positions, dice) of `n` consecutive (position, roll) pairs from seeded uniform-random
-    self-play: the fixed, reproducible position sets of the tests and benchmarks."""
+    self-play: the fixed, reproducible position sets of the tests and benchmarks.
+    `time_limit` (seconds, None: none) passed: TimeoutError."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     n = int_arg("n", n, 0, 100_000_000)
     seed = int_arg("seed", seed, 0, 2**64 - 1)
-    return _core._random_positions(variant, to_pairs(options), n, seed)
+    return _core._random_positions(variant, to_pairs(options), n, seed, time_limit_arg(time_limit))
 
 
 def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1,
-                   evaluator: Any = None, **options: Any):
+                   evaluator: Any = None, time_limit: float | None = None, **options: Any):
     """Values of many positions (side to move, before the roll), `plies` deep, in C++ threads: a
     float32 array (N, 8) of win, win_double, win_triple, lose_double, lose_triple, draw, margin
     (Tawla 31's expected extra points, else 0), equity. `evaluator`: None (the shipped net of the
-    game, else the heuristic), "heuristic" or a tavli.nn.Net."""
+    game, else the heuristic), "heuristic" or a tavli.nn.Net. `time_limit` (seconds, None: none)
+    passed: TimeoutError (no partial result); Ctrl-C: KeyboardInterrupt."""
     from .analysis import evaluator_arg
 
     if not isinstance(variant, str):
@@ -83,7 +90,8 @@ def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, th
     rows = as_int_array(positions, "positions", "uint8")
     plies = int_arg("plies", plies, 0, 8)
     threads = int_arg("threads", threads, 1, 1024)
-    return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator))
+    return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator),
+                                 time_limit_arg(time_limit))
 
 
 def encode(

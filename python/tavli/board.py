@@ -260,11 +260,14 @@ class Board(_core.Board):
     def is_game_over(self) -> bool:
         return self._outcome() is not None
 
-    def perft(self, depth: int) -> int:
-        """Distinct plays summed over the 21 rolls, `depth` plies deep (a pass counts as one)."""
+    def perft(self, depth: int, *, time_limit: float | None = None) -> int:
+        """Distinct plays summed over the 21 rolls, `depth` plies deep (a pass counts as one).
+        `time_limit` (seconds, None: none) passed: TimeoutError; Ctrl-C: KeyboardInterrupt."""
+        from ._limits import time_limit_arg
+
         if isinstance(depth, bool) or not hasattr(depth, "__index__") or not 0 <= int(depth) <= 6:
             raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
-        return self._perft(int(depth))
+        return self._perft(int(depth), time_limit_arg(time_limit))
 
     # --- analysis -------------------------------------------------------------------------------
     def evaluate(
@@ -336,6 +339,7 @@ class Board(_core.Board):
         threads: int = 1,
         evaluator: Any = None,
         stratify: bool = True,
+        time_limit: float | None = None,
         backend: str = "local",
         ray_address: str | None = None,
     ) -> "Rollout":
@@ -346,7 +350,9 @@ class Board(_core.Board):
         `truncate` plies and then valued by the evaluator. Trial i draws from its own generator
         (seed, i), so results do not depend on `threads`. The first roll is stratified over the 36
         outcomes (use a multiple of 36 trials), the second too in complete blocks of 1296:
-        cpp/include/tavli/rollout.h. Releases the GIL.
+        cpp/include/tavli/rollout.h. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt), and so
+        does `time_limit` (seconds, None: none) with TimeoutError: a partial rollout would depend on
+        the machine's speed, so none is returned.
         `backend="ray"`: the trials sharded on a Ray cluster, the same result bit for bit
         (tavli.distributed.rollout; `ray_address` or an already initialised Ray session)."""
         from .analysis import Probabilities, Rollout
@@ -354,11 +360,16 @@ class Board(_core.Board):
 
         if _backend(backend, ray_address) == "ray":
             from . import distributed
+            from .sim import _local_only_time_limit
 
+            _local_only_time_limit(time_limit)
             return distributed.rollout(self, trials, player, truncate=truncate, seed=seed, threads=threads,
                                        evaluator=evaluator, stratify=stratify, address=ray_address)
         args = _rollout_args(self, trials, player, truncate, seed, threads, evaluator, stratify)
-        probs, equity, errors, equity_error, done, truncated = _core._rollout(self, *args)
+        from ._limits import time_limit_arg
+
+        probs, equity, errors, equity_error, done, truncated = _core._rollout(
+            self, *args, time_limit=time_limit_arg(time_limit))
         return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
 
     # --- records --------------------------------------------------------------------------------

@@ -114,7 +114,9 @@ class Net:
 
     @classmethod
     def load(cls, path: Any) -> "Net":
-        """Reads a weight file; ValueError naming the problem if it is not a valid one."""
+        """Reads a weight file; ValueError naming the path and the problem if it is not a valid one
+        (a directory, a device or a pipe is refused unread; a file is read only as far as its
+        header says it reaches)."""
         return cls._wrap(_core.NeuralNet.load(str(path)))
 
     def save(self, path: Any, metadata: str | None = None) -> None:

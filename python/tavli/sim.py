@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._base.args import int_arg, require_bool
+from ._limits import Deadline
 from ._options import to_pairs
 from ._progress import reporter
 from .analysis import filters_arg
@@ -98,6 +99,7 @@ def simulate(
     progress: Callable[[int, int], Any] | bool | None = None,
     chunk: int = 2048,
     first_game: int = 0,
+    time_limit: float | None = None,
     backend: str = "local",
     ray_address: str | None = None,
     **options: Any,
@@ -110,8 +112,10 @@ def simulate(
     `start`: a position row (Board.to_array()) to start every game from, its side to move first.
     `trajectories=True` adds, one row per play: positions (M, 64) before the play, dice (M, 2),
     steps (M, 6, 2; unused -2) and game (M,), the index of the game.
-    `progress(done, total)` is called after every chunk of games (True: a progress bar); Ctrl-C
-    stops between chunks (KeyboardInterrupt), so a long run can always be interrupted.
+    `progress(done, total)` is called after every chunk of games (True: a progress bar). Ctrl-C
+    stops the games within milliseconds (KeyboardInterrupt); past `time_limit` seconds (None: no
+    limit) the call raises TimeoutError (the games finished so far are not returned: a seeded run
+    is reproducible only whole, or by `first_game` parts).
     `first_game`: play games first_game .. first_game + games - 1 of the seed's sequence (a part
     of a larger run, bit for bit).
     `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
@@ -120,6 +124,7 @@ def simulate(
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 
+        _local_only_time_limit(time_limit)
         return distributed.simulate(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
                                     start=start, trajectories=trajectories, progress=progress,
                                     first_game=first_game, address=ray_address, **options)
@@ -141,17 +146,18 @@ def simulate(
 
         row = as_int_array(start, "start", "uint8")
     pairs = to_pairs(options)
+    deadline = Deadline(time_limit)
     parts: list[dict] = []
     done = 0
     for first, n in _chunks(games, chunk):
         parts.append(_core._simulate(variant, pairs, specs, first_game + first, n, seed, threads, max_plies, row,
-                                     trajectories))
+                                     trajectories, deadline.remaining()))
         done += n
         if progress is not None:
             progress(done, games)
     if not parts:
         parts.append(_core._simulate(variant, pairs, specs, first_game, 0, seed, threads, max_plies, row,
-                                     trajectories))
+                                     trajectories, deadline.remaining()))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -170,18 +176,21 @@ def simulate_matches(
     progress: Callable[[int, int], Any] | bool | None = None,
     chunk: int = 256,
     first_match: int = 0,
+    time_limit: float | None = None,
     backend: str = "local",
     ray_address: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Plays whole matches (tavli.Match kinds: "tavli", "tavla", "backgammon", ...) between the two
     players; returns winner (-1 unfinished), score (N, 2) and games (N,). Match i uses dice seeded
     by (seed, i); `first_match` plays matches first_match .. first_match + matches - 1.
+    `time_limit` and Ctrl-C: as in simulate (TimeoutError, KeyboardInterrupt).
     `backend="ray"`: sharded on a Ray cluster, the same arrays (as in simulate)."""
     from .match import KINDS as MATCHES, NEXT_STARTER, OPENING
 
     if _backend(backend, ray_address) == "ray":
         from . import distributed
 
+        _local_only_time_limit(time_limit)
         return distributed.simulate_matches(kind, matches, players, target=target, seed=seed, threads=threads,
                                             options=options, opening=opening, next_starter=next_starter,
                                             max_plies=max_plies, progress=progress, first_match=first_match,
@@ -211,18 +220,24 @@ def simulate_matches(
     if specs is None:
         raise ValueError("players: expected two player specs")
     games = [(g, to_pairs(options.get(g, {})), openings[g]) for g in cycle]
+    deadline = Deadline(time_limit)
     parts = []
     done = 0
     for first, n in _chunks(matches, chunk):
         parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match + first, n, seed, threads,
-                                             max_plies))
+                                             max_plies, deadline.remaining()))
         done += n
         if progress is not None:
             progress(done, matches)
     if not parts:
         parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match, 0, seed, threads,
-                                             max_plies))
+                                             max_plies, deadline.remaining()))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _local_only_time_limit(time_limit: Any) -> None:
+    if time_limit is not None:
+        raise ValueError("time_limit is for backend='local' (a Ray run is stopped with Ctrl-C)")
 
 
 def win_rate(result: dict[str, np.ndarray], player: int = 0) -> tuple[float, float]:

@@ -330,22 +330,20 @@ def _plakoto_step_fn(opp, mover_pinned, bearoff_with_pinned):
 
 
 def _narde_prime_checker(opp, opp_off, borne_off_ahead):
-    """Returns illegal(m): does X hold six consecutive points r..r+5 (r + 5 <= 23) with no O
-    checker ahead of them?  O is ahead if one of O's checkers has an O-route index greater than
-    the largest O-route index of the six points, or (flag) O has borne off a checker."""
-    free = []  # wall starts r for which a wall would be allowed
-    for r in range(NPOINTS - 5):
-        top = max((p + 12) % NPOINTS for p in range(r, r + 6))
-        ahead = any(opp[i] for i in range(top + 1, NPOINTS)) or (borne_off_ahead and opp_off > 0)
-        free.append(ahead)
+    """Returns illegal(m): does X hold a wall of six with no O checker ahead of it?  RULES.md §6.5
+    counts a wall along the route of the player it blocks: six consecutive O-route indices
+    s..s+5 (0 <= s <= 18), which are X's points (i + 12) % 24 for O's index i (parallel movement).
+    O is ahead of the wall if one of O's checkers has an O-route index above s + 5, or (flag) O
+    has borne off a checker."""
+    off_ahead = borne_off_ahead and opp_off > 0
+    walls = []  # per wall: X's six points, and whether an O checker is ahead of it
+    for s in range(NPOINTS - 5):
+        points = [(i + 12) % NPOINTS for i in range(s, s + 6)]
+        ahead = off_ahead or any(opp[i] for i in range(s + 6, NPOINTS))
+        walls.append((points, ahead))
 
     def illegal(m):
-        run = 0
-        for p in range(NPOINTS):
-            run = run + 1 if m[p] else 0
-            if run >= 6 and not free[p - 5]:
-                return True
-        return False
+        return any(not ahead and all(m[p] for p in points) for points, ahead in walls)
 
     return illegal
 
@@ -546,7 +544,29 @@ def _outcome(variant, pos, opts, before=None):
         return ("mover",) + _race_result(variant, pos.opp, pos.opp_bar, pos.opp_off)
     if pos.opp_off == NCHECKERS:
         return ("opponent",) + _race_result(variant, pos.mover, pos.mover_bar, pos.mover_off)
-    if variant != "plakoto" or opts["mother"] == "off":
+    if variant != "plakoto":
+        return None
+    mother = _mother_outcome(pos, opts, before)
+    if mother is None and _plakoto_dead(pos, opts):
+        return ("draw", 0, "draw")
+    return mother
+
+
+def _plakoto_dead(pos, opts):
+    """Neither side has a legal step for any die value 1..6 (each with its own step rules): the
+    position can never change again, and the game is a draw (the engine's terminal rule for
+    checkers pinned for good)."""
+    bop = opts["bearoff_with_pinned"]
+    x_step = _plakoto_step_fn(pos.opp, pos.mover_pinned, bop)
+    o_step = _plakoto_step_fn(pos.mover, pos.opp_pinned, bop)
+    for die in range(1, 7):
+        if x_step((pos.mover, pos.mover_off), die) or o_step((pos.opp, pos.opp_off), die):
+            return False
+    return True
+
+
+def _mother_outcome(pos, opts, before):
+    if opts["mother"] == "off":
         return None
     pts = opts["mother_points"]
     x_mpin = _mpin(pos.mover, pos.mover_pinned)

@@ -16,7 +16,9 @@
 // one checker's consecutive steps are joined ("24/13"), equal moves are counted ("24/18(2)"), and
 // moves are listed from the mover's farthest point. A play with no steps is written "pass".
 // The parser also accepts the split forms ("24/18 18/13", "24/18/13"), "*" hit marks, "b"/"25"
-// for the bar, "o"/"0" for off, and commas between moves.
+// for the bar, "o"/"0" for off, and commas between moves. A "*" must follow a point where the play
+// hits (IllegalMove naming the mark otherwise: "24*/13", or "24/13*" in a game without hitting); a
+// hit left unmarked is accepted, as GNU Backgammon accepts it.
 #pragma once
 
 #include <string>

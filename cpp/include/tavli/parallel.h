@@ -1,12 +1,20 @@
 // Running work on a few threads with results that do not depend on how many: callers write to
 // slots fixed by the index, and the first error is rethrown in the calling thread.
+//
+// Stopping (interrupt.h): the workers run under a group token below the calling thread's, so a
+// Ctrl-C or a time limit stops them all, and so does the first error of any one of them; the
+// calling thread does worker 0's share, then waits for the others in slices, still polling.
 #pragma once
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "tavli/interrupt.h"
 
 namespace tavli {
 
@@ -17,38 +25,72 @@ void run_on_threads(int t, Fn fn) {
     fn(0);
     return;
   }
+  StopToken group(current_stop());
+  std::mutex m;
+  std::condition_variable finished;
+  int running = t - 1;
+  std::exception_ptr first_error;  // the cause; the siblings' later errors are its consequences
+  auto fail = [&](std::exception_ptr e) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      if (!first_error) first_error = e;
+    }
+    group.request_stop(StopToken::Reason::Aborted);
+  };
+  auto work = [&](int w) {
+    StopScope scope(&group);
+    try {
+      fn(w);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  };
   std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
-  for (int w = 0; w < t; ++w)
+  for (int w = 1; w < t; ++w)
     pool.emplace_back([&, w] {
-      try {
-        fn(w);
-      } catch (...) {
-        errors[static_cast<std::size_t>(w)] = std::current_exception();
-      }
+      work(w);
+      std::lock_guard<std::mutex> lock(m);
+      if (--running == 0) finished.notify_one();
     });
+  work(0);
+  {
+    std::unique_lock<std::mutex> lock(m);
+    while (!finished.wait_for(lock, StopToken::kPollInterval, [&] { return running == 0; })) {
+      lock.unlock();
+      try {
+        StopScope scope(&group);
+        group.check_now();
+      } catch (...) {
+        fail(std::current_exception());
+      }
+      lock.lock();
+    }
+  }
   for (auto& th : pool) th.join();
-  for (auto& err : errors)
-    if (err) std::rethrow_exception(err);
+  if (first_error) std::rethrow_exception(first_error);
 }
 
 inline int worker_count(std::int64_t n, int threads) {
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
 }
 
-// fn(begin, end, worker) over contiguous ranges of [0, n).
+// fn(begin, end, worker) over contiguous ranges of [0, n). fn checks for stopping itself.
 template <class Fn>
 void parallel_ranges(std::int64_t n, int threads, Fn fn) {
   const int t = worker_count(n, threads);
   run_on_threads(t, [&](int w) { fn(n * w / t, n * (w + 1) / t, w); });
 }
 
-// fn(i) for every i in [0, n), interleaved over the workers (balances uneven items).
+// fn(i) for every i in [0, n), interleaved over the workers (balances uneven items); a stop is
+// checked before each item.
 template <class Fn>
 void parallel_for(std::int64_t n, int threads, Fn fn) {
   const int t = worker_count(n, threads);
   run_on_threads(t, [&](int w) {
-    for (std::int64_t i = w; i < n; i += t) fn(i);
+    for (std::int64_t i = w; i < n; i += t) {
+      check_stop();
+      fn(i);
+    }
   });
 }
 

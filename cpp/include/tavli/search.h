@@ -15,12 +15,20 @@
 // the tree only the play that looks best statically is searched deeper ({0, 0, 0}). A filter such
 // as {1000, 0, 0} at every level gives the full-width expectiminimax.
 //
-// Caching: every searcher keeps a table of values keyed by (position hash, plies). Threads split
-// the root plays (analysis) or the 21 rolls (evaluation) between them, each with its own searcher;
-// results are combined in a fixed order, so they do not depend on the thread count.
+// Caching: every searcher keeps a table of values keyed by (position hash, plies), emptied before
+// each root item. Threads split the root plays (analysis) or the 21 rolls (evaluation) between
+// them, each with its own searcher; results are combined in a fixed order, so they do not depend on
+// the thread count, and neither do node counts (each root item costs the same on any thread).
 //
 // Limits: a node limit (static evaluations) or a time limit stops the search; the answer is then
-// the deepest iteration completed (iterative deepening from 0 plies), flagged as interrupted.
+// the deepest iteration completed (iterative deepening from 0 plies), flagged as interrupted. With a
+// node limit, an iteration is completed when the nodes of all iterations up to it fit the limit,
+// for any thread count. `nodes` counts the static evaluations of the completed iterations (the 0-ply
+// evaluation of the root included), not those of an abandoned one.
+//
+// Ranges (std::invalid_argument otherwise): plies 0..32, threads 1..1024, time_limit >= 0 seconds
+// (0: none), node_limit >= 0 (0: none), filters with accept >= 0, extra >= 0, threshold >= 0.
+// A stop request (interrupt.h: Ctrl-C) is not a limit: it unwinds the search with Interrupted.
 #pragma once
 
 #include <cstdint>

@@ -33,6 +33,7 @@ constexpr std::uint32_t range_mask(int lo, int hi) {
   return lo > hi ? 0u : (((hi >= 31 ? 0xFFFFFFFFu : ((1u << (hi + 1)) - 1u))) & ~((1u << lo) - 1u));
 }
 inline int lowest_bit(std::uint32_t m) { return __builtin_ctz(m); }
+inline int highest_bit(std::uint32_t m) { return 31 - __builtin_clz(m); }  // m != 0
 // Without a hardware popcount in the target (-mpopcnt), __builtin_popcount becomes a library
 // call; the SWAR form is faster than that and the compiler turns it into the instruction when it can.
 inline int popcount(std::uint32_t m) {
