@@ -340,9 +340,14 @@ def _simulated(variant: str, games: int, players: list[str], seed: int, options:
     played = 0
     while played < games and (not parts or budget.left() > 0):  # the first chunk always runs
         n = min(chunk, games - played)
-        parts.append(call_within(tavli.simulate, budget, variant, n, players, seed=seed, threads=1, chunk=n,
-                                 first_game=played, **options))
+        try:
+            parts.append(call_within(tavli.simulate, budget, variant, n, players, seed=seed, threads=1, chunk=n,
+                                     first_game=played, **options))
+        except TimeoutError:  # the budget ran out inside this chunk, which returns nothing partial
+            break
         played += n
+    if not parts:  # not even one chunk fitted: no games, in the arrays' own shapes
+        parts.append(tavli.simulate(variant, 0, players, seed=seed, threads=1, **options))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
