@@ -191,8 +191,10 @@ class MatchMoveRequest(MatchRequest):
 
 # --- conversions ------------------------------------------------------------------------------------
 def _board(value: Any) -> tavli.Board:
+    from .cube import position_from_json  # tavli's forms, and backgammon's XGIDs and gnubg IDs
+
     with _field("position"):
-        return forms.board_from_json(value)
+        return position_from_json(value)[0]
 
 
 def _dice(value: Any, field: str = "dice") -> tuple[int, int]:
@@ -553,6 +555,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
     from .records import add_routes as add_record_routes  # POST /record/open: the record viewer's data
 
     add_record_routes(app, API, ApiError)
+    from .cube import add_routes as add_cube_routes  # POST /cube: the cube decision
+
+    add_cube_routes(app, API, ApiError, pool.run, call_within)
     return app
 
 
