@@ -129,3 +129,12 @@ def test_analyze_and_plays_take_xgids_and_gnubg_ids(client):
         assert r.json() == by_id
         r = client.post(API + "/plays", json={"position": position, "dice": [3, 1]})
         assert r.status_code == 200 and len(r.json()["plays"]) == len(board.legal_plays((3, 1)))
+
+
+def test_render_draws_the_cube_and_variants_say_which_games_have_one(client):
+    r = client.post(API + "/render", json={"position": START_XGID, "cube": {"value": 4, "owner": 1}})
+    assert r.status_code == 200 and 'class="cube" data-value="4" data-owner="black"' in r.text
+    r = client.post(API + "/render", json={"position": tavli.Board("fevga").id(), "cube": {"value": 1}})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "cube"
+    games = {g["name"]: g["cube"] for g in client.get(API + "/variants").json()["variants"]}
+    assert {name for name, cube in games.items() if cube} == {"backgammon", "nackgammon", "hypergammon"}  # RULES.md
