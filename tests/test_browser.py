@@ -392,6 +392,8 @@ def test_the_engine_doubles_a_sure_win_and_the_person_answers(page, server_url, 
     page.click("#new-game")
     wait_idle(page, "answer")
     assert "doubles to 2" in page.inner_text("#status") and page.is_visible("#take") and page.is_visible("#pass")
+    if os.environ.get("TAVLI_SCREENSHOTS"):
+        page.screenshot(path=os.path.join(os.environ["TAVLI_SCREENSHOTS"], f"cube-offered-{answer}.png"))
     page.click(f"#{answer}")
     wait_idle(page, "over")
     status = page.inner_text("#status")
@@ -400,3 +402,32 @@ def test_the_engine_doubles_a_sure_win_and_the_person_answers(page, server_url, 
         assert "The engine wins 2 points" in status
     else:
         assert "The engine wins 1 point (pass)" in status
+
+
+def test_a_match_with_the_cube_scores_the_cube_and_keeps_the_crawford_rule(page, server_url):
+    """A 3-point match with the cube, every game starting from the sure win of the engine above:
+    game 1 the engine doubles, the person takes and loses 2 (0-2, the engine one away); game 2 is
+    the Crawford game: no double, the engine wins 1 and the match 3-0 (0-3 from White's side)."""
+    board, _, _ = tavli.parse_position("XGID=-A----------------------a-:0:0:-1:00:0:0:0:0:10")
+    body = json.dumps({"position": board.to_dict(), "id": board.id()})
+    cube_requests: list[dict] = []
+    page.route("**/api/v1/new", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    page.on("request", lambda r: cube_requests.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/cube") else None)
+    page.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(page)
+    page.select_option("#variant", "cubematch:backgammon")
+    page.fill("#target", "3")
+    page.select_option("#strength", "0")
+    cube_requests.clear()  # the page's first game (its default choice) got the same position
+    page.click("#new-game")
+    wait_idle(page, "answer")
+    page.click("#take")
+    wait_idle(page, "next")
+    assert page.get_attribute("#score", "data-score") == "0-2"
+    assert "Crawford" in page.inner_text("#score")
+    page.click("#roll")  # "Next game"
+    wait_idle(page, "over")
+    assert "Match over: the engine wins 0–3" in page.inner_text("#status")
+    assert page.get_attribute("#score", "data-score") == "0-3"
+    # one cube question, in game 1 at 0-0 of 3; none in the Crawford game
+    assert [r.get("match") for r in cube_requests] == [{"length": 3, "score": [0, 0], "crawford": False}]

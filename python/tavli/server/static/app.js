@@ -5,7 +5,8 @@
 // from POST /api/v1/cube. The page only matches the person's clicks against the legal plays' steps,
 // keeps a history for Undo, and in a money game of a game with a cube keeps the cube's value and
 // owner (the engine doubles when /cube says so, before its roll, and answers the person's doubles
-// with /cube's take or pass; a game's points are its result times the cube).
+// with /cube's take or pass; a game's points are its result times the cube). "Match with the cube"
+// (cubematch:<variant>) adds those points to a score kept here, with the Crawford game.
 //
 // Frames: steps are route indices of the side to move, which is White (the person) whenever the
 // person moves: route index r is point 24 - r from White's view, the bar is -1, off is 24.
@@ -62,6 +63,7 @@
     cube: null, // money game of a cube game: {value, owner: null (centred) | 0 | 1}
     offer: null, // the engine has doubled: {value} until the person takes or passes
     engineConsidered: false, // the engine made its cube decision for this turn
+    cubeMatch: null, // a match of single games with the cube: {target, score, crawford, crawfordDone}
     phase: 'loading',
   };
   const cubeGames = new Set(); // variants with a doubling cube (GET /api/v1/variants)
@@ -451,7 +453,7 @@
   }
 
   function isOver() {
-    return state.mode === 'match' ? state.match.phase === 'over' : state.outcome !== null;
+    return state.mode === 'match' ? state.match.phase === 'over' : state.outcome !== null && !state.awaitingNext;
   }
 
   async function newGame() {
@@ -459,7 +461,7 @@
     state.plies = Number($('strength').value);
     Object.assign(state, {
       outcome: null, match: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
-      last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false,
+      last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false, cubeMatch: null,
     });
     $('hints').hidden = true;
     showChoices([]);
@@ -472,15 +474,26 @@
     } else {
       state.mode = 'game';
       $('save-box').hidden = true; // a single game keeps no record: play a match (to 1) to save it
-      const r = await api('new', { variant: choice, options: {} });
-      state.position = r.position;
-      state.id = r.id;
-      state.variant = r.position.variant;
-      state.turn = r.position.turn;
-      if (cubeGames.has(state.variant)) state.cube = { value: 1, owner: null };
+      let variant = choice;
+      if (choice.startsWith('cubematch:')) {
+        variant = choice.slice(10);
+        const target = Number($('target').value) || 1;
+        state.cubeMatch = { target, score: [0, 0], crawford: target === 1, crawfordDone: target === 1 };
+      }
+      await newSingleGame(variant);
     }
     renderLog();
     await advance();
+  }
+
+  async function newSingleGame(variant) {
+    const r = await api('new', { variant, options: {} });
+    state.position = r.position;
+    state.id = r.id;
+    state.variant = r.position.variant;
+    state.turn = r.position.turn;
+    state.outcome = null;
+    state.cube = cubeGames.has(state.variant) ? { value: 1, owner: null } : null;
   }
 
   // A match's finished games as a file (POST record/save), downloaded by the browser.
@@ -545,6 +558,7 @@
     } else if (state.phase === 'next') {
       state.awaitingNext = false;
       state.last = null;
+      if (state.cubeMatch) await newSingleGame(state.variant);
     } else if (state.phase === 'roll') {
       await startTurn(await roll());
     } // 'engine': the engine's last request failed; advance() asks again
@@ -584,7 +598,7 @@
     await draw();
     if (!forcedDice() && canDouble(ENGINE) && !state.engineConsidered) {
       state.engineConsidered = true; // one cube decision a turn: after a take it rolls
-      const d = await api('cube', { position: state.position, cube: state.cube, plies: state.plies });
+      const d = await api('cube', cubeRequest());
       if (d.available && d.action.startsWith('double')) {
         state.offer = { value: 2 * state.cube.value };
         addLog({ note: `Engine doubles to ${state.offer.value}` });
@@ -622,7 +636,10 @@
     state.turn = r.position.turn;
     state.outcome = r.outcome || null;
     if (state.outcome && state.cube) state.outcome = Object.assign({}, state.outcome, { points: state.outcome.points * state.cube.value });
-    if (state.outcome) addLog({ result: state.outcome, variant: state.variant });
+    if (state.outcome) {
+      addLog({ result: state.outcome, variant: state.variant });
+      scoreCubeMatch();
+    }
   }
 
   function applyMatchAfterPlay(ms, play) {
@@ -641,19 +658,47 @@
   // ---------------------------------------------------------------- the cube (money play)
   function canDouble(side) {
     const c = state.cube;
+    if (state.cubeMatch && state.cubeMatch.crawford) return false; // no doubling in the Crawford game
     return !!c && !isOver() && (c.owner === null || c.owner === side) && 2 * c.value <= MAX_CUBE;
+  }
+
+  // The body of a /cube request: the position to move, the cube, and the match score if any.
+  function cubeRequest() {
+    const body = { position: state.position, cube: state.cube, plies: state.plies };
+    const m = state.cubeMatch;
+    if (m) body.match = { length: m.target, score: m.score, crawford: m.crawford };
+    return body;
   }
 
   function endByPass(winner, points) {
     state.outcome = { winner, points, kind: 'pass' };
     addLog({ result: state.outcome, variant: state.variant });
+    scoreCubeMatch();
+  }
+
+  // A game of a match with the cube has ended: its points to the winner; the match goes on to a
+  // next game (the Crawford game right after a side first reaches one-away) or is over.
+  function scoreCubeMatch() {
+    const m = state.cubeMatch;
+    if (!m || !state.outcome || state.outcome.winner === null) return;
+    m.score[state.outcome.winner] += state.outcome.points;
+    if (Math.max(...m.score) >= m.target) return; // the match is over
+    const oneAway = m.score.some((x) => x === m.target - 1);
+    m.crawford = oneAway && !m.crawfordDone;
+    if (m.crawford) m.crawfordDone = true;
+    state.awaitingNext = true;
+    state.finished = { position: state.position, id: state.id, variant: state.variant, result: state.outcome };
   }
 
   // The Double button, before the person's roll: the engine answers with /cube's take decision.
   async function humanDoubles() {
     if (state.phase !== 'roll' || !canDouble(HUMAN)) return;
-    const d = await api('cube', { position: state.position, cube: state.cube, plies: state.plies });
+    const d = await api('cube', cubeRequest());
     const value = 2 * state.cube.value;
+    if (!d.available) {
+      setStatus(`You cannot double here (${d.action}). Roll the dice.`);
+      return;
+    }
     if (d.take === 'pass') {
       addLog({ note: `You double to ${value}: the engine passes` });
       endByPass(HUMAN, state.cube.value);
@@ -696,6 +741,7 @@
       position: state.position, id: state.id, turn: state.turn, outcome: state.outcome, match: state.match,
       variant: state.variant, dice: state.dice, plays: state.plays, last: state.last, log: state.log,
       rolls: state.rolls, awaitingNext: state.awaitingNext, cube: state.cube, engineConsidered: false,
+      cubeMatch: state.cubeMatch,
     });
   }
 
@@ -820,7 +866,10 @@
         text = `${lastText}${resultText(state.finished.result, state.finished.variant)}. Press “Next game”.`;
         break;
       case 'over':
-        if (state.mode === 'match') {
+        if (state.cubeMatch) {
+          const s = state.cubeMatch.score;
+          text = `${lastText}Match over: ${s[0] > s[1] ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
+        } else if (state.mode === 'match') {
           const s = state.match.score;
           text = `${lastText}Match over: ${state.match.winner === HUMAN ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
         } else {
@@ -838,6 +887,14 @@
 
   function describeScore() {
     const el = $('score');
+    if (state.cubeMatch) {
+      const m = state.cubeMatch;
+      const crawford = m.crawford ? ' · the Crawford game (no doubling)' : '';
+      el.textContent = `Match to ${m.target}: You ${m.score[0]} – Engine ${m.score[1]}${crawford}`;
+      el.dataset.score = `${m.score[0]}-${m.score[1]}`;
+      el.hidden = false;
+      return;
+    }
     if (state.mode !== 'match' || !state.match) {
       el.hidden = true;
       return;
@@ -929,6 +986,8 @@
       const matches = document.createElement('optgroup');
       matches.label = 'A match';
       for (const k of kinds) matches.appendChild(new Option(`${nameOf(k)} match`, `match:${k}`));
+      // The games with a cube also as a match played here with the cube (single games, the score kept).
+      for (const g of games) if (g.cube) matches.appendChild(new Option(`${nameOf(g.name)} match with the cube`, `cubematch:${g.name}`));
       select.appendChild(matches);
     }
     select.value = 'fevga';
@@ -936,7 +995,7 @@
   }
 
   function showTarget() {
-    const isMatch = $('variant').value.startsWith('match:');
+    const isMatch = /^(cube)?match:/.test($('variant').value);
     $('target').hidden = !isMatch;
     $('target-label').hidden = !isMatch;
   }
