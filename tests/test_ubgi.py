@@ -533,6 +533,13 @@ def test_setcube_and_setscore_set_the_state_go_cube_decides_with():
     assert "mwc" not in info and info["dt"] != "none" and lines[-1] in ("bestcube double", "bestcube nodouble")
 
 
+def test_go_take_is_refused_where_the_doubler_has_no_cube_to_turn():
+    """5-point match, White leading 4-2 post-Crawford: he wins the match with the cube at 1, so
+    doubling gains him nothing and the cube is not available to him (gnubg's rule)."""
+    lines = session("newsession type match length 5\nsetscore 4 2\ngo take depth 0\n")
+    assert lines == ["error bad_state go take: p0 to move may not double here (cube not available)"]
+
+
 def test_games_without_a_cube_refuse_cube_commands_and_take_the_score():
     lines = session("setoption name Variant value tavla\nnewsession type match length 5\nsetscore 1 3\n"
                     "get game.score\nsetcube value 1 owner center\nsetcube value 2 owner p0\ngo cube\ngo take\n"

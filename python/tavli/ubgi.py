@@ -111,16 +111,15 @@ def _probabilities(p: Any) -> str:
 
 
 def _xgid_dice_field(xgid: str) -> str:
+    """An XGID's dice field (the fifth): a roll such as "52", "00" (to roll or double), "D" (doubled)."""
     fields = xgid.split(":")
     return fields[4] if len(fields) > 4 else ""
 
 
 def _xgid_dice(xgid: str) -> tuple[int, int] | None:
-    """The roll in an XGID's dice field (the fifth), if it holds one ("00", "D", "B", "R" do not)."""
-    fields = xgid.split(":")
-    if len(fields) > 4 and re.fullmatch(r"[1-6][1-6]", fields[4]):
-        return int(fields[4][0]), int(fields[4][1])
-    return None
+    """The roll in an XGID's dice field, if it holds one ("00", "D", "B", "R" do not)."""
+    field = _xgid_dice_field(xgid)
+    return (int(field[0]), int(field[1])) if re.fullmatch(r"[1-6][1-6]", field) else None
 
 
 class _Search:
@@ -528,6 +527,8 @@ class Session:
         evaluation = self.board.evaluate(depth, threads=self.settings["Threads"], node_limit=found.get("nodes"),
                                          time_limit=found.get("movetime", self.settings["MaxTime"]) / 1000)
         decision = self.board.cube_decision(self.cube.cube, self.cube.match, probabilities=evaluation.probabilities)
+        if role == "take" and not decision.available:  # a maximum cube, a dead cube at the score
+            raise ProtocolError("bad_state", f"go take: p{self.board.turn} to move may not double here (cube not available)")
         return ubgi_cube.decision_lines(role, decision, evaluation.plies, _probabilities)
 
     def legal_moves(self) -> list[str]:

@@ -120,8 +120,10 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run:
                 raise api_error(name, f"the position's XGID or Match ID already gives the {name}: send one of them")
         cube = id_cube if body.cube is None else field("cube", lambda: cube_from_json(body.cube or {}))
         match = id_match if body.match is None else field("match", lambda: match_from_json(body.match or {}))
-        field("cube", lambda: _core._validate_cube_for(board.variant, cube or tavli.CubeState(),
-                                                       match or tavli.MatchState()))
+        if not _core._variant_takes_cube(board.variant):
+            raise api_error("position", f"{board.variant} has no doubling cube, so no cube decision")
+        field("cube", lambda: _core._validate_cube_for(board.variant, tavli.CubeState() if cube is None else cube,
+                                                       tavli.MatchState() if match is None else match))
         probabilities = body.probabilities
         plies: int | None = None
         if probabilities is None:

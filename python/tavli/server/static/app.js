@@ -597,8 +597,8 @@
     setPhase('engine');
     await draw();
     if (!forcedDice() && canDouble(ENGINE) && !state.engineConsidered) {
-      state.engineConsidered = true; // one cube decision a turn: after a take it rolls
       const d = await api('cube', cubeRequest());
+      state.engineConsidered = true; // one cube decision a turn: after a take it rolls
       if (d.available && d.action.startsWith('double')) {
         state.offer = { value: 2 * state.cube.value };
         addLog({ note: `Engine doubles to ${state.offer.value}` });
