@@ -351,3 +351,83 @@ def test_bad_seed_in_the_address_is_reported(page, server_url):
     pg.wait_for_selector('#board[data-busy="false"]')
     assert "seed" in pg.inner_text("#error") and not pg.is_hidden("#error")
     assert pg.get_attribute("#board", "data-phase") == "roll"  # still playable, with random dice
+
+
+# --- the doubling cube (money play) ---------------------------------------------------------------
+def cube_shown(pg) -> tuple[str, str, str | None, str | None]:
+    """(the page's cube value and owner, the SVG cube's value and owner)."""
+    info = (pg.get_attribute("#cube-info", "data-value"), pg.get_attribute("#cube-info", "data-owner"))
+    return info + (pg.get_attribute("#board svg g.cube", "data-value"), pg.get_attribute("#board svg g.cube", "data-owner"))
+
+
+def test_the_person_doubles_at_the_start_and_the_engine_takes(page, server_url, tmp_path):
+    """From the start position a double is an easy take (the doubler wins about half the games):
+    the engine takes, and the cube goes to it at 2, drawn at its (top) end."""
+    start(page, server_url, "backgammon")
+    assert cube_shown(page) == ("1", "centre", "1", "centre")
+    assert page.text_content("#board svg g.cube text") == "64"  # a centred cube shows 64, as boards do
+    assert page.is_enabled("#double") and not page.is_visible("#take")
+    page.click("#double")
+    wait_idle(page, "roll")
+    assert cube_shown(page) == ("2", "1", "2", "black")
+    assert "the engine takes" in page.inner_text("#log")
+    assert not page.is_enabled("#double")  # the engine owns the cube now
+    page.screenshot(path=str(tmp_path / "cube-taken.png"))
+    if os.environ.get("TAVLI_SCREENSHOTS"):
+        page.screenshot(path=os.path.join(os.environ["TAVLI_SCREENSHOTS"], "cube-taken.png"))
+
+
+@pytest.mark.parametrize("answer", ["take", "pass"])
+def test_the_engine_doubles_a_sure_win_and_the_person_answers(page, server_url, answer):
+    """A last-roll race the engine (Black, to move) wins on any roll: one checker on its 1-point.
+    The engine doubles before rolling; a pass loses 1 point, a take loses 2 when it bears off."""
+    board, _, _ = tavli.parse_position("XGID=-A----------------------a-:0:0:-1:00:0:0:0:0:10")
+    assert board.turn == 1
+    body = json.dumps({"position": board.to_dict(), "id": board.id()})
+    page.route("**/api/v1/new", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    page.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(page)
+    page.select_option("#variant", "backgammon")
+    page.select_option("#strength", "0")
+    page.click("#new-game")
+    wait_idle(page, "answer")
+    assert "doubles to 2" in page.inner_text("#status") and page.is_visible("#take") and page.is_visible("#pass")
+    if os.environ.get("TAVLI_SCREENSHOTS"):
+        page.screenshot(path=os.path.join(os.environ["TAVLI_SCREENSHOTS"], f"cube-offered-{answer}.png"))
+    page.click(f"#{answer}")
+    wait_idle(page, "over")
+    status = page.inner_text("#status")
+    if answer == "take":
+        assert cube_shown(page)[:2] == ("2", "0")
+        assert "The engine wins 2 points" in status
+    else:
+        assert "The engine wins 1 point (pass)" in status
+
+
+def test_a_match_with_the_cube_scores_the_cube_and_keeps_the_crawford_rule(page, server_url):
+    """A 3-point match with the cube, every game starting from the sure win of the engine above:
+    game 1 the engine doubles, the person takes and loses 2 (0-2, the engine one away); game 2 is
+    the Crawford game: no double, the engine wins 1 and the match 3-0 (0-3 from White's side)."""
+    board, _, _ = tavli.parse_position("XGID=-A----------------------a-:0:0:-1:00:0:0:0:0:10")
+    body = json.dumps({"position": board.to_dict(), "id": board.id()})
+    cube_requests: list[dict] = []
+    page.route("**/api/v1/new", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    page.on("request", lambda r: cube_requests.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/cube") else None)
+    page.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(page)
+    page.select_option("#variant", "cubematch:backgammon")
+    page.fill("#target", "3")
+    page.select_option("#strength", "0")
+    cube_requests.clear()  # the page's first game (its default choice) got the same position
+    page.click("#new-game")
+    wait_idle(page, "answer")
+    page.click("#take")
+    wait_idle(page, "next")
+    assert page.get_attribute("#score", "data-score") == "0-2"
+    assert "Crawford" in page.inner_text("#score")
+    page.click("#roll")  # "Next game"
+    wait_idle(page, "over")
+    assert "Match over: the engine wins 0–3" in page.inner_text("#status")
+    assert page.get_attribute("#score", "data-score") == "0-3"
+    # one cube question, in game 1 at 0-0 of 3; none in the Crawford game
+    assert [r.get("match") for r in cube_requests] == [{"length": 3, "score": [0, 0], "crawford": False}]

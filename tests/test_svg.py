@@ -443,6 +443,35 @@ def test_tavli_render_subcommand(tmp_path):
     assert only(parse(out.read_text(encoding="utf-8")), "dice").get("data-dice") == "6-5"
 
 
+def _cube_box(root: ET.Element) -> tuple[float, float, str, str]:
+    g = only(root, "cube")
+    face = only(g, "cube-face")
+    return float(face.get("y")), float(face.get("height")), g.get("data-owner"), only(g, "cube-value").text
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_the_cube_sits_in_the_middle_or_at_its_owners_end(viewer):
+    """Centred: across the board's middle line, showing 64 at value 1; owned: in the owner's half,
+    the bottom one when the owner is the viewer (his side of the board), else the top."""
+    board = tavli.Board("backgammon")
+    root = parse(board_svg(board, viewer=viewer, cube=tavli.CubeState()))
+    _, height_total = view_box(root)
+    y, h, owner, text = _cube_box(root)
+    assert owner == "centre" and text == "64" and y < height_total / 2 < y + h
+    for holder in (0, 1):
+        y, h, owner, text = _cube_box(parse(board_svg(board, viewer=viewer, cube={"value": 8, "owner": holder})))
+        assert owner == COLOURS[holder] and text == "8"
+        assert (y > height_total / 2) == (holder == viewer)  # the owner's end of the board
+    assert not find_all(parse(board_svg(board)), "cube")  # no cube unless one is given
+
+
+def test_games_without_a_cube_refuse_to_draw_one():
+    with pytest.raises(ValueError, match="fevga has no doubling cube"):
+        board_svg(tavli.Board("fevga"), cube=tavli.CubeState())
+    with pytest.raises(ValueError):
+        board_svg(tavli.Board("backgammon"), cube={"value": 3})
+
+
 def write_golden() -> None:
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for name in sorted(GOLDEN):

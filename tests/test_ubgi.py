@@ -299,9 +299,9 @@ BAD = [
     ("go depth 33", "error bad_value depth: 33 is outside 0..32"),
     ("go movetime", "error bad_command go: 'movetime' needs a value"),
     ("go sideways", "error bad_command go: unknown argument 'sideways'"),
-    ("go cube", "error unsupported go cube: "),
+    ("go cube multipv 2", "error bad_command go cube: multipv and infinite are for checker play"),
     ("go role turn", "error unsupported go turn: "),
-    ("go role dance", "error bad_value go role: expected chequer, got 'dance'"),
+    ("go role dance", "error bad_value go role: expected chequer, cube or take, got 'dance'"),
     ("position", "error bad_command expected: position start|"),
     ("position sideways", "error bad_command expected: position start|"),
     ("position gnubgid", "error bad_command expected: position start|"),
@@ -323,7 +323,10 @@ BAD = [
     ("set engine.nothing 1", "error unsupported engine.nothing: no such key"),
     ("set", "error bad_command expected: set <key> <value>"),
     ("get engine.nothing", "error unsupported get engine.nothing: no such key"),
-    ("setscore 1 0", "error unsupported setscore 1 0: "),
+    ("setscore 1 0", "error bad_state setscore 1 0: a money session has no score"),
+    ("setcube value 3 owner p0", "error bad_value setcube: "),
+    ("setcube value 2 owner north", "error bad_value setcube owner: expected center, p0 or p1"),
+    ("newsession type match", "error bad_value newsession: a match needs length N"),
     ("setturn p2", "error bad_value setturn: expected p0 or p1"),
     ("legalmoves now", "error bad_command expected: legalmoves"),
 ]
@@ -452,3 +455,99 @@ def test_a_real_engine_process_ends_at_end_of_input():
         assert engine.proc.wait(timeout=30) == 0
     finally:
         engine.close()
+
+
+# --- the cube and the score (issue 15: go cube, go take, setcube, setscore, XGIDs' cube fields) ----
+# Hand-worked last-roll races (no gammons possible: every checker of both sides but these is off).
+# White (bottom) one checker on his 1-point, Black one on his: White wins on any roll, p = 1.
+CERTAIN_WIN = "-A----------------------a-"
+# White two checkers on his 6-point: only 3-3, 4-4, 5-5, 6-6 bear both off (p = 4/36 = 1/9); if
+# not, Black bears his last checker off. Money, centred cube, bear-off efficiency x = 0.6 (gnubg):
+# dead E = 2p - 1 = -7/9; live (Janowski, W = L = 1, take point 0.2 > p) = -1; so No double =
+# 0.4 * -7/9 + 0.6 * -1 = -0.911111, and Double/take twice that with Black owning the cube.
+LAST_ROLL_9TH = "------B-----------------a-"
+
+
+def cube_info(lines: list[str]) -> dict[str, str]:
+    info = [line.split() for line in lines if line.startswith("info role ")]
+    assert len(info) == 1, lines
+    words = info[0][1:]
+    return dict(zip(words[::2], words[1::2]))
+
+
+def test_go_cube_and_go_take_on_hand_worked_last_roll_races():
+    lines = session(f"position xgid XGID={LAST_ROLL_9TH}:0:0:1:00:0:0:0:0:10\ngo cube\ngo take\n"
+                    f"position xgid XGID={CERTAIN_WIN}:0:0:1:00:0:0:0:0:10\ngo role cube\ngo role take depth 0\n")
+    assert errors(lines) == []
+    answers = [line for line in lines if not line.startswith("info ")]
+    assert answers == ["bestcube nodouble", "take", "bestcube double", "drop"]
+    info = [dict(zip(w[1::2], w[2::2])) for w in (line.split() for line in lines if line.startswith("info role "))]
+    assert float(info[0]["pwin"]) == pytest.approx(1 / 9, abs=1e-6)
+    assert float(info[0]["nd"]) == pytest.approx(0.4 * (2 / 9 - 1) - 0.6, abs=1e-5)
+    assert float(info[0]["dt"]) == pytest.approx(2 * (0.4 * (2 / 9 - 1) - 0.6), abs=1e-5)
+    assert float(info[0]["dp"]) == 1.0 and info[0]["efficiency"] == "0.6000"
+    assert info[2]["action"] == "double_pass" and float(info[2]["pwin"]) == pytest.approx(1.0)
+
+
+def test_bare_xgid_before_a_roll_answers_double_or_roll_and_to_a_double_take_or_drop():
+    """Draft 0.01: a bare position asks for the best action: double/roll, or take/drop after D."""
+    lines = session(f"XGID={LAST_ROLL_9TH}:0:0:1:00:0:0:0:0:10\nXGID={LAST_ROLL_9TH}:0:0:1:D:0:0:0:0:10\n"
+                    f"XGID={CERTAIN_WIN}:0:0:1:00:0:0:0:0:10\nXGID={CERTAIN_WIN}:0:0:1:D:0:0:0:0:10\n"
+                    # Black owns the 2-cube: White cannot double, so he rolls even with a sure win
+                    f"XGID={CERTAIN_WIN}:1:-1:1:00:0:0:0:0:10\n")
+    assert [line for line in lines if not line.startswith("info ")] == ["roll", "take", "double", "drop", "roll"]
+    assert "action cube_not_available" in lines[-2]
+
+
+def test_the_xgids_cube_and_score_are_the_decisions_and_agree_with_tavli_cube_decide():
+    """A 7-point match at 3-1, White owning a 2-cube (the XGID's fields): the answer is
+    tavli.cube.decide on the probabilities and efficiency the engine reports, with that state."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:7:10"
+    lines = session(f"position xgid {xgid}\nget game.cube\nget game.score\ngo cube depth 0\n")
+    assert lines[:2] == ["value game.cube value 2 owner p0", "value game.score length 7 score 3 1"]
+    info = cube_info(lines)
+    names = ("pwin", "pgammon", "pbg", "plgammon", "plbg")
+    expected = tavli.cube.decide([float(info[n]) for n in names], tavli.CubeState(2, 0), tavli.MatchState(7, (3, 1)),
+                                 mover=0, efficiency=float(info["efficiency"]))
+    for key, value in (("nd", expected.nd), ("dt", expected.dt), ("dp", expected.dp), ("ndmwc", expected.nd_mwc),
+                       ("dtmwc", expected.dt_mwc), ("dpmwc", expected.dp_mwc)):
+        assert float(info[key]) == pytest.approx(value, abs=2e-6), key
+    assert info["action"] == expected.action.replace(", ", "_").replace(" ", "_")
+    assert lines[-1] == ("bestcube double" if expected.action.startswith("double") else "bestcube nodouble")
+
+
+def test_setcube_and_setscore_set_the_state_go_cube_decides_with():
+    script = ("newsession type match length 5\nsetscore 4 2 crawford\nget game.score\ngo cube depth 0\n"
+              "setscore 2 3\nsetcube value 2 owner p1\nget game.cube\ngo cube depth 0\ngo take depth 0\n"
+              "newgame\nget game.cube\nget game.score\nsetscore 5 0\nnewsession type money jacoby on\n"
+              "setcube value 2 owner p0\ngo cube depth 0\n")
+    lines = session(script)
+    assert lines[0] == "value game.score length 5 score 4 2 crawford"
+    assert "action cube_not_available" in lines[1] and lines[2] == "bestcube nodouble"  # the Crawford game
+    assert lines[3] == "value game.cube value 2 owner p1"
+    assert "action cube_not_available" in lines[4] and lines[5] == "bestcube nodouble"  # Black owns it
+    assert lines[6] == "error bad_state go take: p0 to move does not own the cube, so cannot double"
+    assert lines[7:9] == ["value game.cube value 1 owner center", "value game.score length 5 score 2 3"]
+    assert lines[9].startswith("error bad_value setscore p0: expected an integer 0..4, got '5'")
+    info = cube_info(lines[10:])
+    assert "mwc" not in info and info["dt"] != "none" and lines[-1] in ("bestcube double", "bestcube nodouble")
+
+
+def test_go_take_is_refused_where_the_doubler_has_no_cube_to_turn():
+    """5-point match, White leading 4-2 post-Crawford: he wins the match with the cube at 1, so
+    doubling gains him nothing and the cube is not available to him (gnubg's rule)."""
+    lines = session("newsession type match length 5\nsetscore 4 2\ngo take depth 0\n")
+    assert lines == ["error bad_state go take: p0 to move may not double here (cube not available)"]
+
+
+def test_games_without_a_cube_refuse_cube_commands_and_take_the_score():
+    lines = session("setoption name Variant value tavla\nnewsession type match length 5\nsetscore 1 3\n"
+                    "get game.score\nsetcube value 1 owner center\nsetcube value 2 owner p0\ngo cube\ngo take\n"
+                    "newsession type money jacoby on\n")
+    assert lines == [
+        "value game.score length 5 score 1 3",
+        "error unsupported setcube value 2 owner p0: tavla has no doubling cube",
+        "error unsupported go cube: tavla has no doubling cube",
+        "error unsupported go take: tavla has no doubling cube",
+        "error unsupported newsession jacoby/beavers: tavla has no doubling cube",
+    ]

@@ -15,7 +15,8 @@ Front ends find their way by data attributes: `<g class="point" data-point="N">`
 triangle, label and checkers; `<g class="bar" data-point="bar">`; `<g class="off" data-point="off"
 data-side="0|1">` (0 White, 1 Black); checkers are `<circle class="checker white|black">` (plus
 "pinned"); a stack of more than five shows five and a `<text class="count white|black">` with the
-number; dice are `<g class="dice" data-dice="6-5">`; a play is one `<path class="arrow">` per step.
+number; dice are `<g class="dice" data-dice="6-5">`; the doubling cube (when given) `<g class="cube"
+data-value="2" data-owner="centre|white|black">`; a play is one `<path class="arrow">` per step.
 """
 
 from __future__ import annotations
@@ -377,6 +378,40 @@ def _dice_group(dice: tuple[int, int], view: _View) -> str:
     return _tag("g", {"class": "dice", "data-dice": f"{dice[0]}-{dice[1]}"}, "".join(parts))
 
 
+CUBE = 40  # the doubling cube's side
+
+
+def _check_cube(board: Any, cube: Any) -> Any:
+    """None, or a tavli.CubeState (a dict of its fields is taken too) for a game with a cube."""
+    if cube is None:
+        return None
+    from .cube import _cube_arg
+
+    state = _cube_arg(cube)
+    if not _core._variant_takes_cube(board.variant):
+        raise ValueError(f"cube: {board.variant} has no doubling cube")
+    return state
+
+
+def _cube_group(cube: Any, view: _View) -> str:
+    # In the column left of the board (the contrary games with a cube keep both trays on the right):
+    # in the middle when centred (showing 64, as boards do), else at its owner's end.
+    x = LEFT_TRAY_X + (TRAY_W - CUBE) / 2
+    if cube.owner is None:
+        y, owner = MID_Y - CUBE / 2, "centre"
+    elif cube.owner == view.viewer:
+        y, owner = INNER_Y1 - CUBE - 4, COLOUR[cube.owner]
+    else:
+        y, owner = INNER_Y0 + 4, COLOUR[cube.owner]
+    shown = 64 if cube.owner is None and cube.value == 1 else cube.value
+    face = [_tag("rect", {"class": "cube-face", "x": x, "y": y, "width": CUBE, "height": CUBE, "rx": 5,
+                          "fill": "#f6f1e3", "stroke": "#1b1b1b", "stroke-width": 2}),
+            _tag("text", {"class": "cube-value", "x": x + CUBE / 2, "y": y + CUBE / 2 + 7, "text-anchor": "middle",
+                          "font-family": "sans-serif", "font-size": 20 if shown < 1000 else 13, "font-weight": "bold",
+                          "fill": "#1b1b1b"}, str(shown))]
+    return _tag("g", {"class": "cube", "data-value": cube.value, "data-owner": owner}, "".join(face))
+
+
 def _arrow_path(x1: float, y1: float, x2: float, y2: float, label_from: str, label_to: str,
                 colour: str = ARROW, dashed: bool = False) -> str:
     dx, dy = x2 - x1, y2 - y1
@@ -450,6 +485,7 @@ def board_svg(
     highlight: Iterable[int | str] = (),
     width: float | None = None,
     best: Any = None,
+    cube: Any = None,
 ) -> str:
     """The position as a standalone SVG document (a string), drawn from `viewer`'s seat (0 White,
     1 Black: that side's checkers at the bottom, its points numbered 1..24 from its home).
@@ -461,6 +497,9 @@ def board_svg(
     highlight: point numbers 1..24 (the viewer's), "bar" and "off" (the mover's tray) to mark.
     best: a second play of the same roll (a review's best play; same forms as `play`), drawn as
     dashed arrows of another colour in `<g class="play best">`.
+    cube: a tavli.CubeState (or a dict of its fields) to draw the doubling cube left of the board,
+    in the middle when centred (showing 64 at 1), else at its owner's end (`<g class="cube"
+    data-value data-owner="centre|white|black">`); games without a cube refuse it.
     numbers: draw the point numbers. width: the width attribute in pixels (the height follows);
     None leaves the size to the page (the viewBox scales).
     Bad input raises ValueError (tavli.IllegalMove for a play that is not legal here).
@@ -473,6 +512,7 @@ def board_svg(
     roll = None if dice is None else parse_dice(dice)
     legal = _check_play(board, play, roll)
     legal_best = _check_play(board, best, roll)
+    cube_state = _check_cube(board, cube)
 
     view = _View(board, viewer)
     root: dict[str, Any] = {
@@ -501,6 +541,8 @@ def board_svg(
     parts.append(_bar_group(view, "bar" in marked))
     for side in (0, 1):
         parts.append(_tray_group(side, view, "off" in marked and side == board.turn))
+    if cube_state is not None:
+        parts.append(_cube_group(cube_state, view))
     if roll is not None:
         parts.append(_dice_group(roll, view))
     if legal is not None and len(legal):

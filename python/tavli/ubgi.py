@@ -26,6 +26,9 @@ from . import _core
 from ._base.limits import FRONTEND_TIME_LIMIT
 from ._dice import parse_dice
 from .board import Board
+from .cube import parse_position
+from .frontends import ubgi_cube
+from .frontends.ubgi_cube import CubeCommandError, CubeContext
 
 PROTOCOL_VERSION = "0.2"
 MAX_LINE = 65536  # characters; a whole game's moves list fits many times over
@@ -77,7 +80,7 @@ _SETTINGS = (
 )
 _BY_NAME = {s.name.lower(): s for s in _SETTINGS}
 _BY_KEY = {s.key: s for s in _SETTINGS}
-_READ_ONLY_KEYS = ("game.position", "game.gnubgid", "game.xgid", "game.dice", "game.turn")
+_READ_ONLY_KEYS = ("game.position", "game.gnubgid", "game.xgid", "game.dice", "game.turn", "game.cube", "game.score")
 
 
 def _int_arg(text: str, what: str, low: int, high: int) -> int:
@@ -107,12 +110,16 @@ def _probabilities(p: Any) -> str:
     return " ".join(f"{name} {_number(v)}" for name, v in zip(names, values))
 
 
-def _xgid_dice(xgid: str) -> tuple[int, int] | None:
-    """The roll in an XGID's dice field (the fifth), if it holds one ("00", "D", "B", "R" do not)."""
+def _xgid_dice_field(xgid: str) -> str:
+    """An XGID's dice field (the fifth): a roll such as "52", "00" (to roll or double), "D" (doubled)."""
     fields = xgid.split(":")
-    if len(fields) > 4 and re.fullmatch(r"[1-6][1-6]", fields[4]):
-        return int(fields[4][0]), int(fields[4][1])
-    return None
+    return fields[4] if len(fields) > 4 else ""
+
+
+def _xgid_dice(xgid: str) -> tuple[int, int] | None:
+    """The roll in an XGID's dice field, if it holds one ("00", "D", "B", "R" do not)."""
+    field = _xgid_dice_field(xgid)
+    return (int(field[0]), int(field[1])) if re.fullmatch(r"[1-6][1-6]", field) else None
 
 
 class _Search:
@@ -241,6 +248,7 @@ class Session:
         self.turn = 0  # colour on roll in a GNU Position ID (setturn p0|p1)
         self.board = Board(self.variant)
         self.dice: tuple[int, int] | None = None
+        self.cube = CubeContext()  # the cube and score go cube / go take decide with
         self.search: _Search | None = None
         self._abandoned: list[threading.Thread] = []
 
@@ -294,6 +302,8 @@ class Session:
     # --- settings -----------------------------------------------------------------------------
     def _start_position(self, variant: str, rules: dict[str, str]) -> None:
         self.board = Board(variant, **rules)  # validates the flags
+        # another game starts a new money session; the same game keeps the score, the cube centred
+        self.cube = self.cube.new_game() if variant == self.variant else CubeContext()
         self.variant, self.rules, self.dice = variant, rules, None
 
     def set_option(self, name: str, value: str, *, key_form: bool) -> None:
@@ -370,6 +380,10 @@ class Session:
             return "none" if self.dice is None else f"{self.dice[0]} {self.dice[1]}"
         if key == "game.turn":
             return "p0" if self.board.turn == 0 else "p1"
+        if key == "game.cube":
+            return self.cube.describe_cube()
+        if key == "game.score":
+            return self.cube.describe_score()
         raise ProtocolError("unsupported", f"get {key}: no such key")
 
     # --- position -----------------------------------------------------------------------------
@@ -378,7 +392,7 @@ class Session:
         if not args:
             raise ProtocolError("bad_command", usage)
         kind, rest = args[0], args[1:]
-        variant, rules, dice = self.variant, dict(self.rules), None
+        variant, rules, dice, cube = self.variant, dict(self.rules), None, self.cube
         try:
             if kind in ("start", "startpos"):
                 board = Board(variant, **rules)
@@ -386,8 +400,10 @@ class Session:
                 text, rest = rest[0], rest[1:]
                 if kind == "gnubgid":
                     board = Board.from_gnubg_id(text, variant, turn=self.turn, **rules)
-                elif kind == "xgid":
-                    board = Board.from_xgid(text, variant, **rules)
+                elif kind == "xgid":  # the XGID's cube, score and length become the session's
+                    board, cube_state, match_state = parse_position(
+                        text if text.startswith("XGID=") else "XGID=" + text, variant, **rules)
+                    cube = ubgi_cube.from_position(cube_state, match_state, cube)
                     dice = _xgid_dice(text)
                 else:  # tavli's own IDs carry the game and its flags: they become the current ones
                     board = Board.from_id(text)
@@ -404,7 +420,7 @@ class Session:
                 raise ProtocolError("bad_command", f"{usage}; got {rest[0]!r}")
             self._apply_moves(board, rest[1:])
             dice = None  # the XGID's roll belonged to the position before the moves
-        self.board, self.variant, self.rules, self.dice = board, variant, rules, dice
+        self.board, self.variant, self.rules, self.dice, self.cube = board, variant, rules, dice, cube
 
     @staticmethod
     def _apply_moves(board: Board, tokens: list[str]) -> None:
@@ -459,12 +475,15 @@ class Session:
         for word in words:
             if not evaluate and word == "role":  # v0.1: go role <chequer|cube|turn>
                 word = next(words, "")
-                if word not in ("chequer", "checker", "cube", "turn"):
-                    raise ProtocolError("bad_value", f"go role: expected chequer, got {word!r}")
+                if word not in ("chequer", "checker", "cube", "take", "turn"):
+                    raise ProtocolError("bad_value", f"go role: expected chequer, cube or take, got {word!r}")
             if not evaluate and word in ("chequer", "checker"):
                 continue
-            if not evaluate and word in ("cube", "turn"):
-                raise ProtocolError("unsupported", f"go {word}: tavli plays cubeless (no cube decisions)")
+            if not evaluate and word in ("cube", "take"):  # take: tavli's extension (the drafts have none)
+                found["role"] = word
+                continue
+            if not evaluate and word == "turn":
+                raise ProtocolError("unsupported", "go turn: send go cube, then dice and go chequer")
             if word == "infinite":
                 found["infinite"] = True
                 continue
@@ -478,6 +497,10 @@ class Session:
 
     def start_search(self, args: list[str], *, evaluate: bool) -> None:
         found = self._search_args(args, evaluate)
+        if "role" in found:
+            for out in self.cube_decision(found["role"], found):
+                self._emit(out)
+            return
         if not evaluate:  # a finished game still has a value: eval gives it exactly
             self._check_playable()
         infinite = found.get("infinite", False)
@@ -490,6 +513,24 @@ class Session:
         )
         self.search.start()
 
+    def cube_decision(self, role: str, found: dict[str, Any]) -> list[str]:
+        """go cube / go take: the side to move's cube decision (take: the opponent's answer to his
+        double) from Board.cube_decision on the position evaluated `depth` plies deep. Answered
+        at once, in the dispatcher (stop does not cut it short; movetime bounds the evaluation)."""
+        if "multipv" in found or found.get("infinite"):
+            raise ProtocolError("bad_command", f"go {role}: multipv and infinite are for checker play")
+        try:
+            ubgi_cube.check_decision(role, self.variant, self.cube, self.board.is_game_over(), self.board.turn)
+        except CubeCommandError as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        depth = found.get("depth", self.settings["Plies"])
+        evaluation = self.board.evaluate(depth, threads=self.settings["Threads"], node_limit=found.get("nodes"),
+                                         time_limit=found.get("movetime", self.settings["MaxTime"]) / 1000)
+        decision = self.board.cube_decision(self.cube.cube, self.cube.match, probabilities=evaluation.probabilities)
+        if role == "take" and not decision.available:  # a maximum cube, a dead cube at the score
+            raise ProtocolError("bad_state", f"go take: p{self.board.turn} to move may not double here (cube not available)")
+        return ubgi_cube.decision_lines(role, decision, evaluation.plies, _probabilities)
+
     def legal_moves(self) -> list[str]:
         self._check_playable()
         plays = self.board.legal_plays(self.dice)
@@ -497,21 +538,21 @@ class Session:
         return [f"legalmove {format_play(p, fmt)}" for p in plays] + [f"legalmovesok {len(plays)}"]
 
     def _session_command(self, cmd: str, args: list[str]) -> None:
-        """v0.1's session context: tavli plays cubeless money games, so only that context is accepted."""
+        """v0.1's session context: the cube and the score (tavli.frontends.ubgi_cube)."""
         text = " ".join(args)
-        if cmd == "setturn":
-            if args not in (["p0"], ["p1"]):
-                raise ProtocolError("bad_value", f"setturn: expected p0 or p1, got {text!r}")
-            self.turn = 0 if args == ["p0"] else 1
-        elif cmd == "newsession":
-            if args[:2] != ["type", "money"]:
-                raise ProtocolError("unsupported", f"newsession {text}: tavli evaluates cubeless money play only")
-        elif cmd == "setscore":
-            if args != ["0", "0"]:
-                raise ProtocolError("unsupported", f"setscore {text}: tavli evaluates cubeless money play only")
-        elif cmd == "setcube":
-            if args != ["value", "1", "owner", "center"]:
-                raise ProtocolError("unsupported", f"setcube {text}: tavli evaluates cubeless play only")
+        try:
+            if cmd == "setturn":
+                if args not in (["p0"], ["p1"]):
+                    raise ProtocolError("bad_value", f"setturn: expected p0 or p1, got {text!r}")
+                self.turn = 0 if args == ["p0"] else 1
+            elif cmd == "newsession":
+                self.cube = ubgi_cube.newsession(args, self.variant)
+            elif cmd == "setscore":
+                self.cube = ubgi_cube.setscore(args, self.cube)
+            elif cmd == "setcube":
+                self.cube = ubgi_cube.setcube(args, self.cube, self.variant)
+        except CubeCommandError as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
 
     # --- dispatch -----------------------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -587,9 +628,16 @@ class Session:
             if args:
                 raise ProtocolError("bad_command", "expected: XGID=... alone on its line")
             self.set_position(["xgid", cmd])
-            if self.dice is None:
+            if self.dice is not None:
+                self.start_search([], evaluate=False)
+            elif _xgid_dice_field(cmd) in ("00", "D") and _core._variant_takes_cube(self.variant):
+                # draft 0.01's answers before a roll: double or roll; to a double: take or drop
+                role = "cube" if _xgid_dice_field(cmd) == "00" else "take"
+                info, answer = self.cube_decision(role, {})
+                self._emit(info)
+                self._emit({"bestcube double": "double", "bestcube nodouble": "roll"}.get(answer, answer))
+            else:
                 raise ProtocolError("bad_state", "the XGID holds no roll: send dice <d1> <d2>, then go")
-            self.start_search([], evaluate=False)
         elif cmd == "dice":
             self.set_dice(args)
         elif cmd == "go":

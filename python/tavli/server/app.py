@@ -159,6 +159,7 @@ class RenderRequest(_Body):
     highlight: list[int | str] = Field(
         [], max_length=26, description="Point numbers 1..24 (the viewer's numbering), \"bar\" or \"off\" to highlight."
     )
+    cube: dict[str, Any] | None = Field(None, description="The doubling cube to draw (#/$defs/cubeState; games with a cube).")
 
 
 class SimulateRequest(_Body):
@@ -191,8 +192,10 @@ class MatchMoveRequest(MatchRequest):
 
 # --- conversions ------------------------------------------------------------------------------------
 def _board(value: Any) -> tavli.Board:
+    from .cube import position_from_json  # tavli's forms, and backgammon's XGIDs and gnubg IDs
+
     with _field("position"):
-        return forms.board_from_json(value)
+        return position_from_json(value)[0]
 
 
 def _dice(value: Any, field: str = "dice") -> tuple[int, int]:
@@ -325,8 +328,16 @@ def _render(body: RenderRequest, budget: Budget) -> Response:
     for point in body.highlight:
         if point not in ("bar", "off") and not (isinstance(point, int) and 1 <= point <= 24):
             raise ApiError("highlight", f"expected point numbers 1..24, 'bar' or 'off', got {point!r}")
+    cube = None
+    if body.cube is not None:
+        from .cube import cube_from_json
+
+        with _field("cube"):
+            cube = cube_from_json(body.cube)
+            if not tavli._core._variant_takes_cube(board.variant):
+                raise ValueError(f"{board.variant} has no doubling cube")
     with _field("position"):
-        svg = board_svg(board, dice=dice, play=play, viewer=body.viewer, highlight=tuple(body.highlight))
+        svg = board_svg(board, dice=dice, play=play, viewer=body.viewer, highlight=tuple(body.highlight), cube=cube)
     return Response(svg, media_type="image/svg+xml")
 
 
@@ -480,7 +491,8 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
     health_body = {"status": "ok", "version": tavli.__version__, "schema_version": forms.SCHEMA_VERSION,
                    "variants": tavli.variants()}
     variants_body = {
-        "variants": [{"name": v, "options": tavli.variant_options(v)} for v in tavli.variants()],
+        "variants": [{"name": v, "options": tavli.variant_options(v), "cube": tavli._core._variant_takes_cube(v)}
+                     for v in tavli.variants()],
         "match_kinds": list(MATCH_KINDS),
         "matches": [{"kind": k, "games": list(games), "target": target} for k, (games, target) in MATCH_KINDS.items()],
     }
@@ -558,6 +570,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
     from .records import add_routes as add_record_routes  # POST /record/open: the record viewer's data
 
     add_record_routes(app, API, ApiError)
+    from .cube import add_routes as add_cube_routes  # POST /cube: the cube decision
+
+    add_cube_routes(app, API, ApiError, pool.run, call_within)
     return app
 
 

@@ -1,8 +1,12 @@
 // tavli web page: a person plays White against the engine through the HTTP API (/api/v1/...).
 //
 // No game logic lives here: the legal plays come from POST /api/v1/plays, the board drawing from
-// POST /api/v1/render, the engine's plays from POST /api/v1/move (or /match/move). The page only
-// matches the person's clicks against the legal plays' steps and keeps a history for Undo.
+// POST /api/v1/render, the engine's plays from POST /api/v1/move (or /match/move), cube decisions
+// from POST /api/v1/cube. The page only matches the person's clicks against the legal plays' steps,
+// keeps a history for Undo, and in a money game of a game with a cube keeps the cube's value and
+// owner (the engine doubles when /cube says so, before its roll, and answers the person's doubles
+// with /cube's take or pass; a game's points are its result times the cube). "Match with the cube"
+// (cubematch:<variant>) adds those points to a score kept here, with the Crawford game.
 //
 // Frames: steps are route indices of the side to move, which is White (the person) whenever the
 // person moves: route index r is point 24 - r from White's view, the bar is -1, off is 24.
@@ -19,6 +23,7 @@
   const TIME_LIMIT = 5.0; // seconds: the server's cap for a search
   const HINT_COUNT = 5;
   const MAX_UNDO = 30; // turns the person can take back
+  const MAX_CUBE = 32768;
   const BAR = -1;
   const OFF = 24;
   const HUMAN = 0;
@@ -55,8 +60,13 @@
     history: [], // the state at each of the person's rolls, taken when they play: Undo of a turn pair
     log: [], // [{player, dice, text, steps}]
     rolls: 0, // rolls made in this game (seeded dice)
+    cube: null, // money game of a cube game: {value, owner: null (centred) | 0 | 1}
+    offer: null, // the engine has doubled: {value} until the person takes or passes
+    engineConsidered: false, // the engine made its cube decision for this turn
+    cubeMatch: null, // a match of single games with the cube: {target, score, crawford, crawfordDone}
     phase: 'loading',
   };
+  const cubeGames = new Set(); // variants with a doubling cube (GET /api/v1/variants)
   let seedBase = null;
   let busy = false;
   let drawToken = 0;
@@ -233,6 +243,7 @@
     const body = { position: view.position, viewer: 0, highlight: view.highlight };
     if (view.dice) body.dice = view.dice;
     if (view.play) body.play = view.play;
+    if (state.cube) body.cube = state.cube;
     const text = await api('render', body);
     if (token !== drawToken) return; // a newer drawing superseded this one
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
@@ -442,7 +453,7 @@
   }
 
   function isOver() {
-    return state.mode === 'match' ? state.match.phase === 'over' : state.outcome !== null;
+    return state.mode === 'match' ? state.match.phase === 'over' : state.outcome !== null && !state.awaitingNext;
   }
 
   async function newGame() {
@@ -450,7 +461,7 @@
     state.plies = Number($('strength').value);
     Object.assign(state, {
       outcome: null, match: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
-      last: null, history: [], log: [], rolls: 0,
+      last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false, cubeMatch: null,
     });
     $('hints').hidden = true;
     showChoices([]);
@@ -463,14 +474,26 @@
     } else {
       state.mode = 'game';
       $('save-box').hidden = true; // a single game keeps no record: play a match (to 1) to save it
-      const r = await api('new', { variant: choice, options: {} });
-      state.position = r.position;
-      state.id = r.id;
-      state.variant = r.position.variant;
-      state.turn = r.position.turn;
+      let variant = choice;
+      if (choice.startsWith('cubematch:')) {
+        variant = choice.slice(10);
+        const target = Number($('target').value) || 1;
+        state.cubeMatch = { target, score: [0, 0], crawford: target === 1, crawfordDone: target === 1 };
+      }
+      await newSingleGame(variant);
     }
     renderLog();
     await advance();
+  }
+
+  async function newSingleGame(variant) {
+    const r = await api('new', { variant, options: {} });
+    state.position = r.position;
+    state.id = r.id;
+    state.variant = r.position.variant;
+    state.turn = r.position.turn;
+    state.outcome = null;
+    state.cube = cubeGames.has(state.variant) ? { value: 1, owner: null } : null;
   }
 
   // A match's finished games as a file (POST record/save), downloaded by the browser.
@@ -500,6 +523,7 @@
       if (isOver()) { setPhase('over'); break; }
       if (state.awaitingNext) { setPhase('next'); break; }
       if (state.mode === 'match' && state.match.phase === 'opening') { setPhase('opening'); break; }
+      if (state.offer) { setPhase('answer'); break; }
       if (state.turn === ENGINE) { await engineTurn(); continue; }
       if (!state.dice && forcedDice()) { await startTurn(forcedDice()); continue; }
       setPhase(state.dice ? 'move' : 'roll');
@@ -534,6 +558,7 @@
     } else if (state.phase === 'next') {
       state.awaitingNext = false;
       state.last = null;
+      if (state.cubeMatch) await newSingleGame(state.variant);
     } else if (state.phase === 'roll') {
       await startTurn(await roll());
     } // 'engine': the engine's last request failed; advance() asks again
@@ -571,6 +596,16 @@
   async function engineTurn() {
     setPhase('engine');
     await draw();
+    if (!forcedDice() && canDouble(ENGINE) && !state.engineConsidered) {
+      const d = await api('cube', cubeRequest());
+      state.engineConsidered = true; // one cube decision a turn: after a take it rolls
+      if (d.available && d.action.startsWith('double')) {
+        state.offer = { value: 2 * state.cube.value };
+        addLog({ note: `Engine doubles to ${state.offer.value}` });
+        return; // advance() stops at the offer: the person takes or passes
+      }
+    }
+    state.engineConsidered = false;
     const dice = forcedDice() || await roll();
     const before = state.position;
     const beforeId = state.id;
@@ -600,7 +635,11 @@
     state.id = r.id;
     state.turn = r.position.turn;
     state.outcome = r.outcome || null;
-    if (state.outcome) addLog({ result: state.outcome, variant: state.variant });
+    if (state.outcome && state.cube) state.outcome = Object.assign({}, state.outcome, { points: state.outcome.points * state.cube.value });
+    if (state.outcome) {
+      addLog({ result: state.outcome, variant: state.variant });
+      scoreCubeMatch();
+    }
   }
 
   function applyMatchAfterPlay(ms, play) {
@@ -616,12 +655,93 @@
     }
   }
 
+  // ---------------------------------------------------------------- the cube (money play)
+  function canDouble(side) {
+    const c = state.cube;
+    if (state.cubeMatch && state.cubeMatch.crawford) return false; // no doubling in the Crawford game
+    return !!c && !isOver() && (c.owner === null || c.owner === side) && 2 * c.value <= MAX_CUBE;
+  }
+
+  // The body of a /cube request: the position to move, the cube, and the match score if any.
+  function cubeRequest() {
+    const body = { position: state.position, cube: state.cube, plies: state.plies };
+    const m = state.cubeMatch;
+    if (m) body.match = { length: m.target, score: m.score, crawford: m.crawford };
+    return body;
+  }
+
+  function endByPass(winner, points) {
+    state.outcome = { winner, points, kind: 'pass' };
+    addLog({ result: state.outcome, variant: state.variant });
+    scoreCubeMatch();
+  }
+
+  // A game of a match with the cube has ended: its points to the winner; the match goes on to a
+  // next game (the Crawford game right after a side first reaches one-away) or is over.
+  function scoreCubeMatch() {
+    const m = state.cubeMatch;
+    if (!m || !state.outcome || state.outcome.winner === null) return;
+    m.score[state.outcome.winner] += state.outcome.points;
+    if (Math.max(...m.score) >= m.target) return; // the match is over
+    const oneAway = m.score.some((x) => x === m.target - 1);
+    m.crawford = oneAway && !m.crawfordDone;
+    if (m.crawford) m.crawfordDone = true;
+    state.awaitingNext = true;
+    state.finished = { position: state.position, id: state.id, variant: state.variant, result: state.outcome };
+  }
+
+  // The Double button, before the person's roll: the engine answers with /cube's take decision.
+  async function humanDoubles() {
+    if (state.phase !== 'roll' || !canDouble(HUMAN)) return;
+    const d = await api('cube', cubeRequest());
+    const value = 2 * state.cube.value;
+    if (!d.available) {
+      setStatus(`You cannot double here (${d.action}). Roll the dice.`);
+      return;
+    }
+    if (d.take === 'pass') {
+      addLog({ note: `You double to ${value}: the engine passes` });
+      endByPass(HUMAN, state.cube.value);
+    } else {
+      state.cube = { value, owner: ENGINE };
+      addLog({ note: `You double to ${value}: the engine takes` });
+    }
+    await advance();
+  }
+
+  // The Take and Pass buttons, when the engine has doubled.
+  async function answerDouble(take) {
+    if (state.phase !== 'answer' || !state.offer) return;
+    const { value } = state.offer;
+    state.offer = null;
+    if (take) {
+      state.cube = { value, owner: HUMAN };
+      addLog({ note: `You take: the cube is at ${value}` });
+    } else {
+      addLog({ note: 'You pass' });
+      endByPass(ENGINE, value / 2);
+    }
+    await advance();
+  }
+
+  function describeCube() {
+    const el = $('cube-info');
+    const c = state.cube;
+    el.hidden = !c;
+    if (!c) return;
+    const owner = c.owner === null ? 'in the middle' : c.owner === HUMAN ? 'yours' : "the engine's";
+    el.textContent = `Cube: ${c.value} (${owner})`;
+    el.dataset.value = String(c.value);
+    el.dataset.owner = c.owner === null ? 'centre' : String(c.owner);
+  }
+
   // ---------------------------------------------------------------- undo and history
   function takeSnapshot() {
     return clone({
       position: state.position, id: state.id, turn: state.turn, outcome: state.outcome, match: state.match,
       variant: state.variant, dice: state.dice, plays: state.plays, last: state.last, log: state.log,
-      rolls: state.rolls, awaitingNext: state.awaitingNext,
+      rolls: state.rolls, awaitingNext: state.awaitingNext, cube: state.cube, engineConsidered: false,
+      cubeMatch: state.cubeMatch,
     });
   }
 
@@ -739,11 +859,17 @@
       case 'engine':
         text = `${lastText}The engine is thinking…`;
         break;
+      case 'answer':
+        text = `${lastText}The engine doubles to ${state.offer.value}: take or pass?`;
+        break;
       case 'next':
         text = `${lastText}${resultText(state.finished.result, state.finished.variant)}. Press “Next game”.`;
         break;
       case 'over':
-        if (state.mode === 'match') {
+        if (state.cubeMatch) {
+          const s = state.cubeMatch.score;
+          text = `${lastText}Match over: ${s[0] > s[1] ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
+        } else if (state.mode === 'match') {
           const s = state.match.score;
           text = `${lastText}Match over: ${state.match.winner === HUMAN ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
         } else {
@@ -756,10 +882,19 @@
     setStatus(text.trim());
     describeMove();
     describeScore();
+    describeCube();
   }
 
   function describeScore() {
     const el = $('score');
+    if (state.cubeMatch) {
+      const m = state.cubeMatch;
+      const crawford = m.crawford ? ' · the Crawford game (no doubling)' : '';
+      el.textContent = `Match to ${m.target}: You ${m.score[0]} – Engine ${m.score[1]}${crawford}`;
+      el.dataset.score = `${m.score[0]}-${m.score[1]}`;
+      el.hidden = false;
+      return;
+    }
     if (state.mode !== 'match' || !state.match) {
       el.hidden = true;
       return;
@@ -793,6 +928,9 @@
       if (e.result) {
         li.className = 'result';
         li.textContent = resultText(e.result, e.variant);
+      } else if (e.note) {
+        li.className = 'cube-note';
+        li.textContent = e.note;
       } else if (e.opening) {
         li.textContent = `Opening roll: you ${e.dice[0]}, engine ${e.dice[1]} — ${e.text}`;
       } else {
@@ -816,6 +954,12 @@
     $('undo').disabled = busy || !canUndo();
     $('hint').disabled = busy || p !== 'move';
     $('new-game').disabled = busy;
+    $('double').hidden = !state.cube;
+    $('double').disabled = busy || p !== 'roll' || !canDouble(HUMAN);
+    $('take').hidden = p !== 'answer';
+    $('pass').hidden = p !== 'answer';
+    $('take').disabled = busy;
+    $('pass').disabled = busy;
     const only = $('play-only');
     const single = p === 'move' && state.plays.length === 1;
     only.hidden = !single;
@@ -835,12 +979,15 @@
     single.label = 'One game';
     for (const g of games) {
       single.appendChild(new Option(nameOf(g.name), g.name));
+      if (g.cube) cubeGames.add(g.name);
     }
     select.appendChild(single);
     if (kinds.length) {
       const matches = document.createElement('optgroup');
       matches.label = 'A match';
       for (const k of kinds) matches.appendChild(new Option(`${nameOf(k)} match`, `match:${k}`));
+      // The games with a cube also as a match played here with the cube (single games, the score kept).
+      for (const g of games) if (g.cube) matches.appendChild(new Option(`${nameOf(g.name)} match with the cube`, `cubematch:${g.name}`));
       select.appendChild(matches);
     }
     select.value = 'fevga';
@@ -848,7 +995,7 @@
   }
 
   function showTarget() {
-    const isMatch = $('variant').value.startsWith('match:');
+    const isMatch = /^(cube)?match:/.test($('variant').value);
     $('target').hidden = !isMatch;
     $('target-label').hidden = !isMatch;
   }
@@ -871,6 +1018,9 @@
     $('roll').addEventListener('click', () => run(rollButton));
     $('undo').addEventListener('click', () => run(undo));
     $('hint').addEventListener('click', () => run(hint));
+    $('double').addEventListener('click', () => run(humanDoubles));
+    $('take').addEventListener('click', () => run(() => answerDouble(true)));
+    $('pass').addEventListener('click', () => run(() => answerDouble(false)));
     $('save').addEventListener('click', () => run(saveMatch));
     $('play-only').addEventListener('click', () => run(async () => {
       if (state.phase === 'move' && state.plays.length === 1) await humanPlays(state.plays[0]);

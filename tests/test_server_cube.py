@@ -1,0 +1,140 @@
+"""POST /api/v1/cube (tavli/server/cube.py, docs/server.md) and gnubg/XG IDs at the other endpoints:
+the cube decision of hand-worked positions, the same numbers as tavli.cube.decide on the same
+probabilities, the cube and score an XGID or Match ID carries, the JSON Schema forms, and refusals."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+jsonschema = pytest.importorskip("jsonschema")
+
+import tavli
+from tavli import forms
+from tavli.server import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+API = "/api/v1"
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+# White two checkers on his 6-point, Black one on his 1-point, all else off: White wins only with
+# 3-3, 4-4, 5-5 or 6-6 (p = 1/9), no gammons. Money, centred cube, bear-off efficiency 0.6: No
+# double = 0.4 (2p - 1) + 0.6 (-1) (Janowski: p below the take point 0.2); Double/take twice it.
+LAST_ROLL = "XGID=------B-----------------a-:0:0:1:00:0:0:0:0:10"
+ND_LAST_ROLL = 0.4 * (2 / 9 - 1) - 0.6
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def post(client, body, status=200):
+    r = client.post(API + "/cube", json=body)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def refused(client, body, field):
+    r = client.post(API + "/cube", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["field"] == field, r.json()
+    return r.json()["error"]["message"]
+
+
+def valid(form, doc):
+    schema = {**forms.schema(), "$ref": f"#/$defs/{form}"}
+    jsonschema.Draft202012Validator(schema).validate(doc)
+
+
+def test_a_hand_worked_last_roll_position(client):
+    d = post(client, {"position": LAST_ROLL})
+    valid("cubeDecision", d)
+    assert d["probabilities"]["win"] == pytest.approx(1 / 9, abs=1e-6)
+    assert d["nd"] == pytest.approx(ND_LAST_ROLL, abs=1e-5) and d["dt"] == pytest.approx(2 * ND_LAST_ROLL, abs=1e-5)
+    assert d["dp"] == 1.0 and d["action"] == "no double" and d["take"] == "take"
+    assert d["efficiency"] == pytest.approx(0.6) and d["plies"] == 1 and d["nd_mwc"] is None
+    # the XGID's field 10 is log2 of the maximum cube: 10, a cap of 1024
+    assert d["cube"] == {"value": 1, "owner": None, "jacoby": False, "beavers": False, "max_cube": 1024}
+    assert d["match"] == {"length": 0, "score": [0, 0], "crawford": False} and d["turn"] == 0
+
+
+def test_given_probabilities_give_tavli_cube_decide(client):
+    """A 7-point match at 4-2, centred cube: the README's example state; the numbers must be
+    decide()'s on the same probabilities at the start position's efficiency (contact, 0.68)."""
+    p = [0.521514, 0.153921, 0.007563, 0.129847, 0.007546]
+    body = {"position": tavli.Board("backgammon").id(), "match": {"length": 7, "score": [4, 2]}, "probabilities": p}
+    d = post(client, body)
+    valid("cubeDecision", d)
+    e = tavli.cube.decide(p, None, tavli.MatchState(7, (4, 2)), mover=0, efficiency=0.68)
+    for key, value in (("nd", e.nd), ("dt", e.dt), ("dp", e.dp), ("nd_mwc", e.nd_mwc), ("dt_mwc", e.dt_mwc),
+                       ("dp_mwc", e.dp_mwc)):
+        assert d[key] == pytest.approx(value, abs=1e-9), key
+    assert (d["action"], d["take"], d["plies"]) == (e.action, e.take, None)
+    assert (round(d["nd"], 4), round(d["dt"], 4), d["action"]) == (0.0074, -0.5399, "no double")  # README
+
+
+def test_the_ids_carry_cube_and_score(client):
+    board = tavli.Board("backgammon")
+    cube, match = tavli.CubeState(2, 1), tavli.MatchState(7, (1, 3))
+    gnubg = tavli.cube.gnubg_id(board, cube, match)
+    for position in (gnubg, tavli.cube.xgid(board, cube, match)):
+        d = post(client, {"position": position, "plies": 0})
+        assert d["cube"]["value"] == 2 and d["cube"]["owner"] == 1
+        assert d["match"] == {"length": 7, "score": [1, 3], "crawford": False}
+        assert d["available"] is False and d["action"] == "cube not available" and d["dt"] is None
+    message = refused(client, {"position": gnubg, "cube": {"value": 1}}, "cube")
+    assert "already gives the cube" in message
+    bare = post(client, {"position": gnubg.split(":")[0], "plies": 0, "cube": {"value": 2, "owner": 0}})
+    assert bare["cube"]["owner"] == 0 and bare["available"] is True
+
+
+def test_refusals_name_the_field(client):
+    good = {"position": START_XGID}
+    assert "cube" in refused(client, {**good, "cube": {"value": 3}}, "cube")
+    refused(client, {**good, "cube": {"value": 2, "owner": 0, "colour": 1}}, "cube")
+    refused(client, {**good, "match": {"length": 5, "score": [5, 0]}}, "match")
+    refused(client, {**good, "match": {"length": 5, "score": [1, 1], "crawford": True}}, "match")
+    refused(client, {**good, "plies": 4}, "plies")
+    refused(client, {**good, "probabilities": [0.5, 0.1]}, "probabilities")
+    refused(client, {**good, "probabilities": [1.5, 0, 0, 0, 0]}, "probabilities")
+    refused(client, {"position": "XGID=nonsense"}, "position")
+    refused(client, {"position": tavli.Board("tavla").id()}, "position")  # no cube in Tavla
+    refused(client, {"position": "4HPwATDgc/ABMA", "variant": "fevga"}, "position")
+
+
+def test_the_state_forms_validate():
+    valid("cubeState", {"value": 4, "owner": 1})
+    valid("matchScore", {"length": 7, "score": [3, 6], "crawford": True})
+    valid("positionText", START_XGID)
+    for form, bad in (("cubeState", {"value": 3}), ("cubeState", {"owner": 2}), ("matchScore", {"score": [1]})):
+        with pytest.raises(jsonschema.ValidationError):
+            valid(form, bad)
+
+
+def test_analyze_and_plays_take_xgids_and_gnubg_ids(client):
+    white = tavli.Board("backgammon")
+    black = tavli.Board.from_gnubg_id("4HPwATDgc/ABMA", turn=1)  # the start, Black on roll
+    # the Match ID cAkA... puts Black on roll (Board.from_gnubg_id turn=1); the other two: White
+    for position, board in ((START_XGID, white), ("4HPwATDgc/ABMA", white), ("4HPwATDgc/ABMA:cAkAAAAAAAAA", black)):
+        by_id = client.post(API + "/analyze", json={"position": board.id(), "dice": [6, 5], "plies": 0}).json()
+        r = client.post(API + "/analyze", json={"position": position, "dice": [6, 5], "plies": 0})
+        assert r.status_code == 200, r.text
+        assert r.json() == by_id
+        r = client.post(API + "/plays", json={"position": position, "dice": [3, 1]})
+        assert r.status_code == 200 and len(r.json()["plays"]) == len(board.legal_plays((3, 1)))
+
+
+def test_render_draws_the_cube_and_variants_say_which_games_have_one(client):
+    r = client.post(API + "/render", json={"position": START_XGID, "cube": {"value": 4, "owner": 1}})
+    assert r.status_code == 200 and 'class="cube" data-value="4" data-owner="black"' in r.text
+    r = client.post(API + "/render", json={"position": tavli.Board("fevga").id(), "cube": {"value": 1}})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "cube"
+    games = {g["name"]: g["cube"] for g in client.get(API + "/variants").json()["variants"]}
+    assert {name for name, cube in games.items() if cube} == {"backgammon", "nackgammon", "hypergammon"}  # RULES.md
