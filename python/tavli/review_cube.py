@@ -82,6 +82,9 @@ def states(value: int, owner: int | None, length: int, score: tuple[int, int], c
            jacoby: bool) -> tuple[CubeState, MatchState]:
     """The core's cube and match state for a point of a record."""
     if length:
+        # a record marks a 1-point match's only game Crawford (a side at length - 1); the core's
+        # Crawford game has exactly one side at one-away (both there: the cube is dead anyway)
+        crawford = crawford and list(score).count(length - 1) == 1
         return CubeState(value, owner), MatchState(length, list(score), crawford)
     return CubeState(value, owner, jacoby=jacoby), MatchState()
 
