@@ -247,3 +247,57 @@ def test_games_without_the_cube_have_no_cube_decisions():
                                                               trajectories=True), "plakoto")
     rv = R.review(sim_rec, plies=0)
     assert rv.cube == [] and all(s.cube_decisions == 0 and s.cube_rating == "N/A" for s in rv.summary)
+
+
+def _view(hand_text: str):
+    pytest.importorskip("fastapi", reason="the server needs FastAPI")
+    from fastapi.testclient import TestClient
+
+    from tavli.server.app import create_app
+
+    r = TestClient(create_app()).post("/api/v1/record/open", json={"text": hand_text, "format": "mat",
+                                                                   "review_plies": 0})
+    assert r.status_code == 200
+    return r.json()
+
+
+def test_the_record_viewer_gets_the_cube_judgements():
+    hand = DATA / "hand_3pt.mat"
+    view = _view(hand.read_text())
+    rv = R.review(io.read(hand), plies=0)
+    judged = [(s["game"], s["player"], s["kind"], s["cube_review"]) for s in view["steps"] if "cube_review" in s]
+    expected = [(c.game, c.player, "move" if c.action == "no double" else c.action, c.judgement) for c in rv.cube]
+    assert len(judged) == len(expected)
+    for (g, p, k, j), (eg, ep, ek, ej) in zip(judged, expected):
+        assert (g, p, k) == (eg, ep, ek) and j["loss"] == pytest.approx(ej["loss"]) and j["decision"] == ej["decision"]
+    moves = [s["review"] for s in view["steps"] if s["kind"] == "move"]
+    assert all(m["mwc"] is not None for m in moves)  # a 3-point match
+
+
+try:  # test_browser's fixtures (a live server, Chromium)
+    import playwright.sync_api  # noqa: F401
+except ImportError:
+    CHROMIUM = None
+else:
+    from test_browser import CHROMIUM, TIMEOUT_MS, browser, server_url  # noqa: E402,F401
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Playwright and a Chromium binary")
+def test_the_record_viewer_shows_a_wrong_pass(browser, server_url):  # noqa: F811
+    hand = DATA / "hand_3pt.mat"
+    drop = next(i for i, s in enumerate(replay(io.read(hand))) if s.action.kind == "drop")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{server_url}/static/record.html")
+    pg.set_input_files("#file", str(hand))
+    pg.wait_for_selector('#board[data-step="0"] svg')
+    assert "very bad" in pg.inner_text(f'#steps li[data-step="{drop}"]')
+    pg.click(f'#steps li[data-step="{drop}"]')
+    pg.wait_for_selector(f'#board[data-step="{drop}"] svg')
+    line = pg.inner_text('[data-testid="cube-line"]')
+    assert "Cube: pass" in line and "wrong passes" in line and "% MWC" in line
+    context.close()
+    assert not errors, errors
