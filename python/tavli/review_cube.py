@@ -85,7 +85,7 @@ def states(value: int, owner: int | None, length: int, score: tuple[int, int], c
         # a record marks a 1-point match's only game Crawford (a side at length - 1); the core's
         # Crawford game has exactly one side at one-away (both there: the cube is dead anyway)
         crawford = crawford and list(score).count(length - 1) == 1
-        return CubeState(value, owner), MatchState(length, list(score), crawford)
+        return CubeState(value, owner), MatchState(length, (score[0], score[1]), crawford)
     return CubeState(value, owner, jacoby=jacoby), MatchState()
 
 
@@ -120,7 +120,7 @@ def judge(d: CubeDecision, decision: str) -> CubeJudgement:
     optimal = max(nd, doubled)
     match = d.nd_mwc is not None
     if match:
-        assert d.dt_mwc is not None and d.dp_mwc is not None
+        assert d.nd_mwc is not None and d.dt_mwc is not None and d.dp_mwc is not None
         nd_m, dt_m, dp_m = d.nd_mwc, d.dt_mwc, d.dp_mwc
         doubled_m = min(dt_m, dp_m)
         optimal_m = max(nd_m, doubled_m)
