@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -245,8 +246,11 @@ def test_cube_judgements_in_the_table_json_and_html():
 def test_games_without_the_cube_have_no_cube_decisions():
     sim_rec = io.from_simulation(__import__("tavli").simulate("plakoto", 1, ("greedy", "greedy"), seed=3,
                                                               trajectories=True), "plakoto")
-    rv = R.review(sim_rec, plies=0)
-    assert rv.cube == [] and all(s.cube_decisions == 0 and s.cube_rating == "N/A" for s in rv.summary)
+    for rec in (sim_rec, replace(sim_rec, length=5)):  # money, and a 5-point match: no MWC without its own table
+        rv = R.review(rec, plies=0)
+        assert rv.cube == [] and all(s.cube_decisions == 0 and s.cube_rating == "N/A" for s in rv.summary)
+        assert all(m.mwc is None for m in rv.moves) and rv.summary[0].error_rate_mwc is None
+        assert "MWC" not in rv.table(colour=False) and rv.html().startswith("<!DOCTYPE html>")
 
 
 def _view(hand_text: str):

@@ -223,7 +223,7 @@ def _judgement_dict(j: RC.CubeJudgement) -> dict[str, Any]:
     return d
 
 
-def _at_score(m: MoveReview, analysis: Any, play: _core.Play, probs_played: Any, cube: Any, match: Any) -> None:
+def _at_score(m: MoveReview, analysis: Any, probs_played: Any, cube: Any, match: Any) -> None:
     """Fills the MWC fields of a checker play at a match score: every play searched to full depth
     and the play made, converted by review_cube.at_score; the best is the one of highest MWC."""
     emg_played, mwc_played = RC.at_score(probs_played, m.player, cube, match)
@@ -288,7 +288,7 @@ def review(
                     judged = cube_judge(step)
                 else:
                     judged = None
-                    if a.kind == "double":
+                    if a.kind == "double" and with_cube:
                         pending = RC.evaluate(step.board, cube_s, match_s, plies, threads=threads, evaluator=evaluator)
                     if with_cube and pending is not None:
                         j = RC.judge(pending, {"double": "double", "take": "take", "drop": "pass"}[a.kind])
@@ -335,8 +335,8 @@ def review(
         m = MoveReview(step.game + 1, turn, a.player, dice, str(play), str(best_play),
                        eq_played, best_eq, 0.0 if forced else loss, "" if forced else mark(loss),
                        forced, luck, luck_mark(luck), step.cube.value, board.id(), gid, 0.0)
-        if record.length:
-            _at_score(m, analysis, play, probs_played, cube_s, match_s)
+        if record.length and with_cube:  # the table is backgammon's; the other games' own: issue 15 item 5
+            _at_score(m, analysis, probs_played, cube_s, match_s)
         m.seconds = time.perf_counter() - t
         moves.append(m)
         boards.append((board, play, best_play))
@@ -375,7 +375,7 @@ def _summaries(record: MatchRecord, moves: list[MoveReview],
         if g.winner is not None:
             won[g.winner] += g.points
     luck_points = [sum(m.luck * m.cube for m in moves if m.player == p) for p in (0, 1)]
-    match = bool(record.length)
+    match = any(m.mwc is not None for m in moves)
     out = []
     for p in (0, 1):
         mine = [m for m in moves if m.player == p]
@@ -390,7 +390,7 @@ def _summaries(record: MatchRecord, moves: list[MoveReview],
         cube_err = sum(j.loss for j in evaluated)
         cube_per = cube_err / len(decisions) if decisions else 0.0
         n_all = len(unforced) + len(decisions)
-        checker_at_score = sum(m.loss_emg or 0.0 for m in unforced) if match else err
+        checker_at_score = sum(m.loss if m.loss_emg is None else m.loss_emg for m in unforced)
         overall = (checker_at_score + cube_err) / n_all if n_all else 0.0
         s = PlayerSummary(
             record.players[p], len(mine), len(unforced), err, 1000.0 * per,

@@ -31,7 +31,7 @@ def _summary_lines(rv: Any) -> list[str]:
     row("rating", s0.rating, s1.rating)
     for name in ("doubtful", "bad", "very bad"):
         row(f"  {name}", s0.marks[name], s1.marks[name])
-    match = rv.length > 0
+    match = rv.summary[0].error_rate_mwc is not None  # a match of a game with the cube
     if match:
         row("  at the score (mEMG)", f"{s0.error_rate_memg_at_score:.1f}", f"{s1.error_rate_memg_at_score:.1f}")
         row("  in MWC (%/play)", f"{s0.error_rate_mwc:.3f}", f"{s1.error_rate_mwc:.3f}")
@@ -58,7 +58,7 @@ def table(rv: Any, colour: bool = False, all_moves: bool = True) -> str:
     head = (f"{rv.kind} {'money session' if rv.length == 0 else f'{rv.length}-point match'}: "
             f"{rv.players[0]} vs {rv.players[1]}, checker plays at {rv.plies} plies, luck at {rv.luck_plies}")
     lines = [head, ""]
-    match = rv.length > 0
+    match = rv.summary[0].error_rate_mwc is not None  # a match of a game with the cube
     lines.append(f"{'game':>4} {'turn':>4} {'player':<12} {'roll':<4} {'played':<26} {'best':<26} "
                  f"{'loss mp':>8}" + (f" {'MWC %':>6}" if match else "") + f" {'mark':<9} {'luck':>6}")
     for m in rv.moves:
@@ -100,7 +100,7 @@ def html(rv: Any) -> str:
     e = _html.escape
     rows = []
     diagrams = []
-    match = rv.length > 0
+    match = rv.summary[0].error_rate_mwc is not None  # a match of a game with the cube
     for i, m in enumerate(rv.moves):
         cls = m.mark.replace(" ", "-")
         link = ""
