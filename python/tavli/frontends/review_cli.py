@@ -13,10 +13,10 @@ def review_main(argv: list[str]) -> int:
     from ..review import review
 
     p = argparse.ArgumentParser(prog="tavli review",
-                                description="Review every checker play of a match file (.mat, .sgf, .json)")
+                                description="Review every checker play and cube decision of a match file (.mat, .sgf, .json)")
     p.add_argument("file")
     p.add_argument("--format", choices=io.FORMATS, help="the file's format (default: from its extension)")
-    p.add_argument("--plies", type=int, default=2, help="search depth of the checker plays (default 2)")
+    p.add_argument("--plies", type=int, default=2, help="search depth of the checker plays and cube decisions (default 2)")
     p.add_argument("--luck-plies", type=int, default=0, help="depth of the luck evaluations (default 0, as gnubg)")
     p.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     p.add_argument("--rollouts", type=int, default=0, metavar="K", help="roll out the K worst plays (default 0)")

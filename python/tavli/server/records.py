@@ -37,6 +37,7 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
     record = io.loads(text, fmt)
     steps = list(replay(record))
     reviews: list[Any] = []
+    cube_reviews: list[Any] = []
     if review_plies is not None:
         plays = sum(1 for s in steps if s.action.kind == "move")
         if plays > MAX_REVIEW_PLAYS:
@@ -45,6 +46,7 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
 
         rv = review(record, review_plies)
         reviews = [m.__dict__ | {"loss_mp": m.loss_mp} for m in rv.moves]
+        cube_reviews = list(rv.cube)  # in step order; a "no double" belongs to the move of its turn
     out = []
     score = [0, 0]
     last_game = -1
@@ -54,6 +56,12 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
             score = list(record.games[s.game].score)
             last_game = s.game
         a = s.action
+        c = cube_reviews[0] if cube_reviews else None
+        if c is not None and (c.game, c.player) == (s.game + 1, a.player) and (
+                c.action == a.kind or (c.action == "no double" and a.kind == "move")):
+            cube_reviews.pop(0)
+        else:
+            c = None
         entry: dict[str, Any] = {"game": s.game + 1, "turn": a.turn if a.turn is not None else s.index + 1,
                                  "player": a.player, "kind": a.kind, "cube": s.cube.value, "score": score,
                                  "position": s.board.id()}
@@ -68,6 +76,8 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
             move_index += 1
         elif a.value is not None:
             entry["value"] = a.value
+        if c is not None:
+            entry["cube_review"] = c.judgement
         out.append(entry)
     games = [{"score": list(g.score), "winner": g.winner, "points": g.points, "crawford": g.crawford}
              for g in record.games]

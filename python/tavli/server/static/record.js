@@ -38,6 +38,21 @@
     return ext === 'sgf' || ext === 'json' ? ext : 'mat';
   }
 
+  const MARKS = ['doubtful', 'bad', 'very bad'];
+  const worst = (marks) => marks.reduce((a, b) => (MARKS.indexOf(b) > MARKS.indexOf(a) ? b : a));
+
+  // A cube decision judged by the review (tavli.review_cube.CubeJudgement as JSON).
+  function cubeLine(j, match) {
+    const mwc = (x) => (match && x !== null ? ` (${x.toFixed(1)}%)` : '');
+    const proper = j.decision === 'take' || j.decision === 'pass' ? j.proper_answer : j.proper;
+    const head = `Cube: ${j.decision}. No double ${j.nd.toFixed(3)}${mwc(j.nd_mwc)}, double/take ` +
+      `${j.dt.toFixed(3)}${mwc(j.dt_mwc)}, double/pass ${j.dp.toFixed(3)}${mwc(j.dp_mwc)}; proper: ${proper}.`;
+    if (!j.loss) return `${head} Right.`;
+    const lossMwc = match && j.loss_mwc !== null ? ` (${j.loss_mwc.toFixed(2)}% MWC)` : '';
+    return `${head} Loss ${j.loss_mp.toFixed(1)} millipoints${lossMwc}` +
+      `${j.mark ? ', ' + j.mark : ''}${j.error ? ' — ' + j.error : ''}.`;
+  }
+
   async function open(file) {
     showError('');
     $('status').textContent = `Reading ${file.name}…`;
@@ -57,10 +72,11 @@
     list.replaceChildren();
     view.steps.forEach((s, i) => {
       const li = document.createElement('li');
-      const mark = s.review && s.review.mark ? ` — ${s.review.mark}` : '';
+      const marks = [s.cube_review && s.cube_review.mark, s.review && s.review.mark].filter((m) => m);
+      const mark = marks.length ? ` — ${marks.join(', ')}` : '';
       li.textContent = `game ${s.game}, ${s.turn}: ${describe(s)}${mark}`;
       li.dataset.step = i;
-      if (s.review && s.review.mark) li.className = s.review.mark.replace(' ', '-');
+      if (marks.length) li.className = worst(marks).replace(' ', '-');
       li.addEventListener('click', () => go(i));
       list.append(li);
     });
@@ -87,6 +103,12 @@
     const p = document.createElement('p');
     p.textContent = describe(s);
     box.append(p);
+    if (s.cube_review && 'nd' in s.cube_review) {
+      const c = document.createElement('p');
+      c.dataset.testid = 'cube-line';
+      c.textContent = cubeLine(s.cube_review, view.length > 0);
+      box.append(c);
+    }
     if (s.review) {
       const r = s.review;
       const q = document.createElement('p');
@@ -95,7 +117,8 @@
       q.textContent = r.forced ? `Forced (one legal play). ${luck}`
         : r.loss === 0 ? `Equity ${r.equity_played.toFixed(3)}: the best play. ${luck}`
         : `Equity ${r.equity_played.toFixed(3)}; best ${r.best} (${r.equity_best.toFixed(3)}): ` +
-          `${r.loss_mp.toFixed(1)} millipoints${r.mark ? ', ' + r.mark : ''}. ${luck}`;
+          `${r.loss_mp.toFixed(1)} millipoints${r.mwc !== null && r.mwc !== undefined ? ' (' + r.mwc.toFixed(2) + '% MWC)' : ''}` +
+          `${r.mark ? ', ' + r.mark : ''}. ${luck}`;
       box.append(q);
     }
     document.querySelectorAll('#steps li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === index));
