@@ -22,6 +22,15 @@ def _check(name: str, dist: Mapping[int, float]) -> None:
             raise ValueError(f"{name}: probability for {k} points is negative ({v})")
 
 
+def _lookup(table: list[list[float]], a: int, b: int) -> float:
+    """M(a, b) with the boundary: we have won (a <= 0) or the opponent has (b <= 0)."""
+    if a <= 0:
+        return 1.0
+    if b <= 0:
+        return 0.0
+    return table[a][b]
+
+
 def match_equity_table(p: Mapping[int, float], q: Mapping[int, float],
                        max_away: int) -> list[list[float]]:
     """Table ``T[a][b]`` = our match winning chance at a-away, b-away (1 <= a, b <= max_away).
@@ -41,12 +50,7 @@ def match_equity_table(p: Mapping[int, float], q: Mapping[int, float],
     scale = 1.0 / (1.0 - replay)
     t = [[0.0] * (max_away + 1) for _ in range(max_away + 1)]
 
-    def m(a: int, b: int) -> float:
-        if a <= 0:
-            return 1.0
-        if b <= 0:
-            return 0.0
-        return t[a][b]
+    m = lambda a, b: _lookup(t, a, b)  # noqa: E731
 
     for a in range(1, max_away + 1):
         for b in range(1, max_away + 1):
@@ -68,11 +72,4 @@ def outcome_weights(table: list[list[float]], a: int, b: int,
     if not (1 <= a <= n and 1 <= b <= n):
         raise ValueError(f"score {a}-away, {b}-away outside the table (1..{n})")
 
-    def m(x: int, y: int) -> float:
-        if x <= 0:
-            return 1.0
-        if y <= 0:
-            return 0.0
-        return table[x][y]
-
-    return {name: (m(a - k, b) if k >= 0 else m(a, b + k)) for name, k in points.items()}
+    return {name: (_lookup(table, a - k, b) if k >= 0 else _lookup(table, a, b + k)) for name, k in points.items()}
