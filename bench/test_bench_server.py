@@ -52,7 +52,7 @@ def server_url():
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))  # a free port, held from here on: no race with other processes
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", backlog=256))
+    server = uvicorn.Server(uvicorn.Config(create_app(queue=64), log_level="warning", backlog=256))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
