@@ -6,7 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TAVLI_DEV_BUILD:-build/dev}
 python=${PYTHON:-python3}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+# ccache, where installed, shares object files between worktrees (paths made relative to /work).
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(cd .. && pwd)}
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
   -DPython_EXECUTABLE="$(command -v "$python")" \
   -Dpybind11_DIR="$("$python" -c 'import pybind11; print(pybind11.get_cmake_dir())')" >/dev/null
 cmake --build "$build" "$@"
