@@ -8,14 +8,18 @@
 
 from __future__ import annotations
 
+from . import _legacy
+
+_legacy.install()  # the flat package's module names (tavli.sim, tavli.batch, ...): tavli/_legacy.py
+
 from ._core import ROW_BYTES, MAX_PLAYS, IllegalMove, InvalidPosition, Play, Rng, variant_options
 from ._core import variants as _variants
 from .board import Board, Outcome
-from .batch import batch_legal_plays, random_positions
+from .jobs.batch import batch_legal_plays, random_positions
 from .match import Match
-from .analysis import Analysis, AnalyzedPlay, Evaluation, Probabilities
-from .batch import encode, evaluate_batch
-from .sim import simulate, simulate_matches
+from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities
+from .jobs.batch import encode, evaluate_batch
+from .jobs.simulate import simulate, simulate_matches
 from .cube import CubeDecision, CubeState, MatchEquityTable, MatchState, parse_position
 from . import nn
 
@@ -23,6 +27,14 @@ __version__ = "0.1.0"
 
 WHITE = 0
 BLACK = 1
+
+
+def __getattr__(name: str) -> object:
+    """`tavli.sim`, `tavli.batch`, ... after a bare `import tavli`, as before the layers."""
+    module = _legacy.old_module(__name__, name)
+    if module is None:
+        raise AttributeError(f"module 'tavli' has no attribute {name!r}")
+    return module
 
 
 def variants() -> list[str]:

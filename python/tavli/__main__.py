@@ -60,7 +60,7 @@ def _board(args: argparse.Namespace) -> Board:
 
 def _rolls(dice: str | None) -> list[tuple[int, int]]:
     if dice:
-        from ._dice import parse_dice
+        from ._base.dice import parse_dice
 
         return [parse_dice(dice)]
     return [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
@@ -215,7 +215,7 @@ def _progress_bar(done: int, total: int, t0: float) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .sim import KINDS, simulate
+    from .jobs.simulate import KINDS, simulate
 
     players = [p.strip() for p in args.players.split(",")]
     if len(players) != 2:
@@ -262,7 +262,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from .svg import render_cli
+    from .io.svg import render_cli
 
     return render_cli(args.rest)
 

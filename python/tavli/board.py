@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+
+import numpy as np
 
 from . import _core
-from ._dice import parse_dice
-from ._options import from_pairs, to_pairs
+from ._base.args import as_int_array, int_arg, require_bool
+from ._base.deadline import time_limit_arg
+from ._base.dice import parse_dice
+from ._base.options import from_pairs, to_pairs
+from .backends import backend_arg, local_only_time_limit
+from .backends import ray as on_ray
+from .evaluators import evaluator_arg, filters_arg, search_args
+from .players import player_arg
+from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
 
 _DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
 
@@ -137,8 +146,6 @@ class Board(_core.Board):
     @classmethod
     def from_array(cls, row: Any, variant: str = "fevga", **options: Any) -> "Board":
         """The board of one row of a position array (``to_array()``, batch calls)."""
-        from .batch import as_int_array
-
         if not isinstance(variant, str):
             raise ValueError(f"variant must be a string, got {type(variant).__name__}")
         return cls._from_core(_core.Board._from_row(variant, to_pairs(options), as_int_array(row, "row", "uint8")))
@@ -263,8 +270,6 @@ class Board(_core.Board):
     def perft(self, depth: int, *, time_limit: float | None = None) -> int:
         """Distinct plays summed over the 21 rolls, `depth` plies deep (a pass counts as one).
         `time_limit` (seconds, None: none) passed: TimeoutError; Ctrl-C: KeyboardInterrupt."""
-        from ._limits import time_limit_arg
-
         if isinstance(depth, bool) or not hasattr(depth, "__index__") or not 0 <= int(depth) <= 6:
             raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
         return self._perft(int(depth), time_limit_arg(time_limit))
@@ -284,8 +289,6 @@ class Board(_core.Board):
         over). At the leaves `evaluator`: None, the shipped net of the game (the heuristic where
         none ships: tavli.nn.default_evaluator()), "heuristic", or a tavli.nn.Net.
         Releases the GIL."""
-        from .analysis import Evaluation, Probabilities, evaluator_arg, filters_arg, search_args
-
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         probs, equity, done, nodes, interrupted = self._evaluate(
             plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator)
@@ -308,8 +311,6 @@ class Board(_core.Board):
         filters) with `evaluator` at the leaves: None, the game's shipped net (the heuristic where
         none ships), "heuristic", or a tavli.nn.Net.
         Releases the GIL; a time or node limit returns the deepest completed iteration."""
-        from .analysis import AnalyzedPlay, Analysis, Probabilities, evaluator_arg, filters_arg, search_args
-
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         plays, done, nodes, interrupted = self._analyze(
             dice, plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator)
@@ -355,19 +356,11 @@ class Board(_core.Board):
         the machine's speed, so none is returned.
         `backend="ray"`: the trials sharded on a Ray cluster, the same result bit for bit
         (tavli.distributed.rollout; `ray_address` or an already initialised Ray session)."""
-        from .analysis import Probabilities, Rollout
-        from .sim import _backend
-
-        if _backend(backend, ray_address) == "ray":
-            from . import distributed
-            from .sim import _local_only_time_limit
-
-            _local_only_time_limit(time_limit)
-            return distributed.rollout(self, trials, player, truncate=truncate, seed=seed, threads=threads,
-                                       evaluator=evaluator, stratify=stratify, address=ray_address)
-        args = _rollout_args(self, trials, player, truncate, seed, threads, evaluator, stratify)
-        from ._limits import time_limit_arg
-
+        if backend_arg(backend, ray_address) == "ray":
+            local_only_time_limit(time_limit)
+            return rollout_on_ray(self, trials, player, truncate=truncate, seed=seed, threads=threads,
+                                  evaluator=evaluator, stratify=stratify, address=ray_address)
+        args = check_rollout_args(self, trials, player, truncate, seed, threads, evaluator, stratify)
         probs, equity, errors, equity_error, done, truncated = _core._rollout(
             self, *args, time_limit=time_limit_arg(time_limit))
         return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
@@ -432,29 +425,25 @@ class Board(_core.Board):
         return f"tavli.Board.from_id({self.id()!r})"
 
     def __str__(self) -> str:
-        from .diagram import diagram
+        from .io.diagram import diagram
 
         return diagram(self)
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for Jupyter (tavli.svg.board_svg for dice, plays and the viewer)."""
-        from .svg import board_svg
+        from .io.svg import board_svg
 
         return board_svg(self)
 
 
-def _rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any, evaluator: Any,
+def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any, evaluator: Any,
                   stratify: Any) -> tuple:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
-    from .analysis import evaluator_arg
-    from ._base.args import require_bool
-    from .sim import _int_arg, _player
-
-    trials = _int_arg("trials", trials, 1, 10_000_000)
-    kind, plies, filters, player_evaluator = _player(player)
-    truncate = 0 if truncate is None else _int_arg("truncate", truncate, 1, 1_000_000)
-    seed = _int_arg("seed", seed, 0, 2**64 - 1)
-    threads = _int_arg("threads", threads, 1, 1024)
+    trials = int_arg("trials", trials, 1, 10_000_000)
+    kind, plies, filters, player_evaluator = player_arg(player)
+    truncate = 0 if truncate is None else int_arg("truncate", truncate, 1, 1_000_000)
+    seed = int_arg("seed", seed, 0, 2**64 - 1)
+    threads = int_arg("threads", threads, 1, 1024)
     if board.is_game_over():
         raise ValueError("board: the game is over, nothing to roll out")
     # The player's own evaluator, unless one is given (a random player's truncated trials are
@@ -469,5 +458,41 @@ def _rollout_blocks(board: Board, first: int, count: int, *, trials: Any, player
     """Trials first .. first + count - 1 of Board.rollout(trials, ...) as the core's block moments
     (one float64 row per ROLLOUT_BLOCK trials); _core._rollout_combine folds the rows of all
     shards, in order, into the rollout's result. A shard of tavli.distributed.rollout."""
-    trials, *rest = _rollout_args(board, trials, player, truncate, seed, threads, evaluator, stratify)
+    trials, *rest = check_rollout_args(board, trials, player, truncate, seed, threads, evaluator, stratify)
     return _core._rollout_blocks(board, trials, first, count, *rest)
+
+
+# --- Board.rollout on a Ray cluster (tavli.distributed.rollout) --------------------------------
+def _rollout_shard(args: tuple[Any, dict[str, Any]], first: int, count: int) -> np.ndarray:
+    board, kwargs = args
+    return _rollout_blocks(board, first, count, **kwargs)
+
+
+def rollout_on_ray(
+    board: Any,
+    trials: int = 1296,
+    player: Any = "greedy",
+    *,
+    truncate: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    evaluator: Any = None,
+    stratify: bool = True,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    address: str | None = None,
+    shard: int | None = None,
+    retries: int = on_ray.DEFAULT_RETRIES,
+) -> Any:
+    """Board.rollout on a Ray cluster: exactly the local Rollout (means and standard errors bit
+    for bit). Shards are multiples of tavli._core.ROLLOUT_BLOCK (144) trials, so a rollout of at
+    most that many trials runs as one task."""
+    if not isinstance(board, Board):
+        raise ValueError(f"board: expected a tavli.Board, got {type(board).__name__}")
+    trials, _, _, _, _, _, threads, _, _ = check_rollout_args(board, trials, player, truncate, seed, threads,
+                                                             evaluator, stratify)  # checks every argument
+    settings = on_ray.Settings(progress, "trials", address, shard, retries, threads, align=_core.ROLLOUT_BLOCK)
+    kwargs = dict(trials=trials, player=player, truncate=truncate, seed=seed, threads=threads, evaluator=evaluator,
+                  stratify=stratify)
+    blocks = np.concatenate(settings.run(_rollout_shard, (board, kwargs), trials))
+    probs, equity, errors, equity_error, done, truncated = _core._rollout_combine(blocks)
+    return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)

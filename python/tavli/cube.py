@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import _core
 from ._core import CubeState, MatchEquityTable, MatchState
-from .analysis import Probabilities
+from .results import Probabilities
 
 if TYPE_CHECKING:
     from .board import Board
@@ -214,7 +214,7 @@ def parse_position(text: str, variant: str = "backgammon", **options: Any) -> "t
     """A position with its cube and match state: an XGID ("XGID=..."), gnubg's combined
     "PositionID:MatchID", or a bare Position ID (White on roll, cube centred, money play)."""
     from .board import Board
-    from ._options import to_pairs
+    from ._base.options import to_pairs
 
     if not isinstance(text, str) or not isinstance(variant, str):
         raise ValueError("parse_position takes a text and a variant name")

@@ -14,8 +14,8 @@ from typing import Any, Mapping
 from . import _core
 from ._base.json_check import check, loads
 from ._base.records import recorded_play
-from ._dice import parse_dice
-from ._options import to_pairs
+from ._base.dice import parse_dice
+from ._base.options import to_pairs
 from .board import Board
 
 # Match kinds: the games in order (repeated) and the conventional default target.

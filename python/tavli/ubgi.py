@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple, TextIO
 
 from . import _core
 from ._base.limits import FRONTEND_TIME_LIMIT
-from ._dice import parse_dice
+from ._base.dice import parse_dice
 from .board import Board
 from .cube import parse_position
 from .frontends import ubgi_cube

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..batch import encode
+from ..jobs.batch import encode
 
 EXTRA = 21 + 7
 HIGH = 8.0  # the largest unit: tesauro's bar / 2 with 15 checkers is 7.5

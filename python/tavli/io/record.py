@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 from .. import _core
-from .._dice import parse_dice
+from .._base.dice import parse_dice
 from ..board import Board
 from ..match import KINDS
 

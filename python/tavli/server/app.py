@@ -26,10 +26,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tavli
-from tavli import forms
-from tavli._dice import parse_dice
+from tavli.io import forms
+from tavli._base.dice import parse_dice
 from tavli.match import KINDS as MATCH_KINDS
-from tavli.sim import KINDS as RESULT_KINDS
+from tavli.jobs.simulate import KINDS as RESULT_KINDS
 
 from .framing import RequestFraming, error_response
 from .work import AdmitWhenRoom, Budget, Busy, WorkPool, call_within, default_workers
@@ -315,7 +315,7 @@ def _evaluate(body: EvaluateRequest, budget: Budget) -> JSONResponse:
 
 def _render(body: RenderRequest, budget: Budget) -> Response:
     try:
-        from tavli.svg import board_svg
+        from tavli.io.svg import board_svg
     except ImportError:
         raise ApiError(None, "rendering is not available (tavli.svg is missing)", 501) from None
     board = _board(body.position)

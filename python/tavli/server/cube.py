@@ -15,7 +15,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 import tavli
-from tavli import _core, forms
+from tavli import _core
+from tavli.io import forms
 from tavli.cube import CubeDecision
 
 _CUBE_FIELDS = ("value", "owner", "jacoby", "beavers", "max_cube")

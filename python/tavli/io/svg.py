@@ -27,9 +27,9 @@ import sys
 from typing import Any, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
-from . import _core
-from ._base.args import require_bool
-from ._dice import parse_dice
+from .. import _core
+from .._base.args import require_bool
+from .._base.dice import parse_dice
 
 __all__ = ["board_svg", "render_cli"]
 
@@ -101,7 +101,7 @@ def _tag(name: str, attrs: dict[str, Any], body: str | None = None) -> str:
 
 # --- input checks ----------------------------------------------------------------------------
 def _check_board(board: Any) -> Any:
-    from .board import Board
+    from ..board import Board
 
     if not isinstance(board, Board):
         raise ValueError(f"board: expected a tavli.Board, got {type(board).__name__}")
@@ -385,7 +385,7 @@ def _check_cube(board: Any, cube: Any) -> Any:
     """None, or a tavli.CubeState (a dict of its fields is taken too) for a game with a cube."""
     if cube is None:
         return None
-    from .cube import _cube_arg
+    from ..cube import _cube_arg
 
     state = _cube_arg(cube)
     if not _core._variant_takes_cube(board.variant):
@@ -556,7 +556,7 @@ def board_svg(
 
 def render_cli(argv: list[str]) -> int:
     """`tavli render POSITION_ID [-o FILE] [--dice 6-5] [--play "24/18 13/11"] [--viewer 0|1]`."""
-    from .board import Board
+    from ..board import Board
 
     parser = argparse.ArgumentParser(prog="tavli render", description="draw a position as an SVG picture")
     parser.add_argument("position", help="position ID (see Board.id()), e.g. backgammon:AQAC...")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from . import _core
+from .. import _core
 
 
 def to_pairs(options: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -8,8 +8,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._base.args import require_bool
-from .sim import _backend
+from .._base.args import require_bool
+from ..backends import backend_arg
+from ..backends import ray as on_ray
+from .batch import encode
+from .simulate import simulate
 
 
 def self_play_data(
@@ -45,15 +48,10 @@ def self_play_data(
 
     `backend="ray"`: the same arrays from a Ray cluster (tavli.distributed.self_play_data)."""
     features, roll_units = require_bool("features", features), require_bool("roll_units", roll_units)
-    if _backend(backend, ray_address) == "ray":
-        from . import distributed
-
-        return distributed.self_play_data(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
-                                          start=start, features=features, encoding=encoding, roll_units=roll_units,
-                                          progress=progress, first_game=first_game, address=ray_address, **options)
-    from .batch import encode
-    from .sim import simulate
-
+    if backend_arg(backend, ray_address) == "ray":
+        return self_play_data_on_ray(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
+                                     start=start, features=features, encoding=encoding, roll_units=roll_units,
+                                     progress=progress, first_game=first_game, address=ray_address, **options)
     sim = simulate(variant, games, players, seed=seed, threads=threads, max_plies=max_plies, start=start,
                    trajectories=True, progress=progress, first_game=first_game, **options)
     positions, dice, game = sim["positions"], sim["dice"], sim["game"]
@@ -72,3 +70,29 @@ def self_play_data(
     if features:
         out["features"] = encode(positions, variant, dice=dice if roll_units else None, encoding=encoding, **options)
     return out
+
+
+def self_play_data_on_ray(
+    variant: str = "fevga",
+    games: int = 1000,
+    players: Sequence[Any] = ("greedy", "greedy"),
+    *,
+    seed: int = 0,
+    threads: int = 1,
+    max_plies: int = 10_000,
+    start: Any = None,
+    features: bool = True,
+    encoding: str | None = None,
+    roll_units: bool = False,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    first_game: int = 0,
+    address: str | None = None,
+    shard: int | None = None,
+    retries: int = on_ray.DEFAULT_RETRIES,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """tavli.selfplay.self_play_data on a Ray cluster: the same rows, encoded on the workers."""
+    kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
+                  features=features, encoding=encoding, roll_units=roll_units, first_game=first_game, **options)
+    return on_ray.counted_run(self_play_data, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
+                              address=address, shard=shard, retries=retries, threads=threads)

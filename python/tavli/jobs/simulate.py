@@ -6,84 +6,26 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from . import _core
-from ._base.args import int_arg, require_bool
-from ._limits import Deadline
-from ._options import to_pairs
-from ._progress import reporter
-from .analysis import filters_arg
+from .. import _core
+from .._base.args import as_int_array, int_arg, require_bool
+from .._base.deadline import Deadline
+from .._base.options import to_pairs
+from .._base.progress import reporter
+from ..backends import backend_arg, local_only_time_limit
+from ..backends import ray as on_ray
+from ..backends.local import run_chunks
+from ..match import KINDS as MATCHES, NEXT_STARTER, OPENING
+from ..players import player_arg
 
 KINDS = {0: "unfinished", 1: "single", 2: "double", 3: "triple", 4: "mother", 5: "draw", 6: "checkers"}
 
 
-def _player(spec: Any) -> tuple[str, int, list, Any]:
-    """A player as the core takes it: (kind, plies, filters, core evaluator or None for the
-    heuristic). Specs: 'random'; 'greedy' or '0ply' (0-ply with the default evaluator: the shipped
-    net of the game, tavli.nn.default_evaluator()); 'heuristic' (0-ply with the hand-written
-    evaluator); 'search:N' or 'Nply' (N-ply search, default evaluator and filters); 'heuristic:N'
-    (N-ply on the heuristic); a tavli.nn.Net (0-ply with that net); or a dict {"search": N,
-    "filters": [...], "evaluator": None | "nets" | "heuristic" | Net}."""
-    from .analysis import evaluator_arg
-    from .nn import Net
-
-    if isinstance(spec, Net):
-        return ("greedy", 0, [], evaluator_arg(spec))
-    if isinstance(spec, dict):
-        unknown = set(spec) - {"search", "filters", "evaluator"}
-        if unknown:
-            raise ValueError(f"player {spec!r}: unknown keys {sorted(unknown)} (known: search, filters, evaluator)")
-        plies = spec.get("search")
-        if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 4:
-            raise ValueError(f"player {spec!r}: 'search' must be plies 0..4")
-        ev = evaluator_arg(spec.get("evaluator"))
-        if plies == 0 and not spec.get("filters"):
-            return ("greedy", 0, [], ev)
-        return ("search", plies, filters_arg(spec.get("filters")), ev)
-    if not isinstance(spec, str):
-        raise ValueError(f"player must be a string, a dict or a tavli.nn.Net, got {type(spec).__name__}")
-    s = spec.strip().lower()
-    if s == "random":
-        return ("random", 0, [], None)
-    if s == "heuristic":
-        return ("greedy", 0, [], None)
-    evaluator: Any = "nets"
-    if s.startswith("heuristic:"):
-        evaluator, s = "heuristic", "search:" + s[len("heuristic:"):]
-    if s in ("greedy", "0ply", "0-ply"):
-        return ("greedy", 0, [], evaluator_arg(evaluator))
-    for prefix in ("search:", "ply:"):
-        if s.startswith(prefix) and s[len(prefix):].isdigit():
-            n = int(s[len(prefix):])
-            break
-    else:
-        n = int(s[:-3].rstrip("-")) if s.endswith("ply") and s[:-3].rstrip("-").isdigit() else -1
-    if not 0 <= n <= 4:
-        raise ValueError(f"unknown player {spec!r}: use 'random', 'greedy', 'heuristic', 'search:N', 'Nply' or "
-                         f"'heuristic:N' (N = 0..4), a tavli.nn.Net or a dict")
-    return ("greedy", 0, [], evaluator_arg(evaluator)) if n == 0 else ("search", n, [], evaluator_arg(evaluator))
-
-
-_int_arg = int_arg  # the old private name, imported by board and distributed
+_int_arg = int_arg  # the old private names
+_player = player_arg
 
 
 # The index of a run's first game or match: game i is seeded by (seed, i), any i below 2**62.
 MAX_FIRST = 2**62
-
-
-def _backend(backend: Any, ray_address: Any) -> str:
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    if ray_address is not None and backend != "ray":
-        raise ValueError("ray_address is for backend='ray'")
-    return backend
-
-
-def _chunks(total: int, chunk: int):
-    first = 0
-    while first < total:
-        n = min(chunk, total - first)
-        yield first, n
-        first += n
 
 
 def simulate(
@@ -121,13 +63,11 @@ def simulate(
     `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
     arrays; `ray_address` or an already initialised Ray session; docs/distributed.md)."""
     trajectories = require_bool("trajectories", trajectories)
-    if _backend(backend, ray_address) == "ray":
-        from . import distributed
-
-        _local_only_time_limit(time_limit)
-        return distributed.simulate(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
-                                    start=start, trajectories=trajectories, progress=progress,
-                                    first_game=first_game, address=ray_address, **options)
+    if backend_arg(backend, ray_address) == "ray":
+        local_only_time_limit(time_limit)
+        return simulate_on_ray(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
+                               start=start, trajectories=trajectories, progress=progress,
+                               first_game=first_game, address=ray_address, **options)
     if not isinstance(variant, str):
         raise ValueError("variant must be a string")
     games = _int_arg("games", games, 0, 100_000_000)
@@ -142,23 +82,12 @@ def simulate(
     specs = [_player(p) for p in players]
     row = None
     if start is not None:
-        from .batch import as_int_array
-
         row = as_int_array(start, "start", "uint8")
     pairs = to_pairs(options)
     deadline = Deadline(time_limit)
-    parts: list[dict] = []
-    done = 0
-    for first, n in _chunks(games, chunk):
-        parts.append(_core._simulate(variant, pairs, specs, first_game + first, n, seed, threads, max_plies, row,
-                                     trajectories, deadline.remaining()))
-        done += n
-        if progress is not None:
-            progress(done, games)
-    if not parts:
-        parts.append(_core._simulate(variant, pairs, specs, first_game, 0, seed, threads, max_plies, row,
-                                     trajectories, deadline.remaining()))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return run_chunks(lambda first, n: _core._simulate(variant, pairs, specs, first_game + first, n, seed, threads,
+                                                       max_plies, row, trajectories, deadline.remaining()),
+                      games, chunk, progress)
 
 
 def simulate_matches(
@@ -185,16 +114,12 @@ def simulate_matches(
     by (seed, i); `first_match` plays matches first_match .. first_match + matches - 1.
     `time_limit` and Ctrl-C: as in simulate (TimeoutError, KeyboardInterrupt).
     `backend="ray"`: sharded on a Ray cluster, the same arrays (as in simulate)."""
-    from .match import KINDS as MATCHES, NEXT_STARTER, OPENING
-
-    if _backend(backend, ray_address) == "ray":
-        from . import distributed
-
-        _local_only_time_limit(time_limit)
-        return distributed.simulate_matches(kind, matches, players, target=target, seed=seed, threads=threads,
-                                            options=options, opening=opening, next_starter=next_starter,
-                                            max_plies=max_plies, progress=progress, first_match=first_match,
-                                            address=ray_address)
+    if backend_arg(backend, ray_address) == "ray":
+        local_only_time_limit(time_limit)
+        return simulate_matches_on_ray(kind, matches, players, target=target, seed=seed, threads=threads,
+                                       options=options, opening=opening, next_starter=next_starter,
+                                       max_plies=max_plies, progress=progress, first_match=first_match,
+                                       address=ray_address)
 
     if not isinstance(kind, str) or kind not in MATCHES:
         raise ValueError(f"unknown match kind {kind!r} (known: {', '.join(MATCHES)})")
@@ -221,23 +146,9 @@ def simulate_matches(
         raise ValueError("players: expected two player specs")
     games = [(g, to_pairs(options.get(g, {})), openings[g]) for g in cycle]
     deadline = Deadline(time_limit)
-    parts = []
-    done = 0
-    for first, n in _chunks(matches, chunk):
-        parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match + first, n, seed, threads,
-                                             max_plies, deadline.remaining()))
-        done += n
-        if progress is not None:
-            progress(done, matches)
-    if not parts:
-        parts.append(_core._simulate_matches(games, target, next_starter, specs, first_match, 0, seed, threads,
-                                             max_plies, deadline.remaining()))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
-def _local_only_time_limit(time_limit: Any) -> None:
-    if time_limit is not None:
-        raise ValueError("time_limit is for backend='local' (a Ray run is stopped with Ctrl-C)")
+    return run_chunks(lambda first, n: _core._simulate_matches(games, target, next_starter, specs, first_match + first,
+                                                               n, seed, threads, max_plies, deadline.remaining()),
+                      matches, chunk, progress)
 
 
 def win_rate(result: dict[str, np.ndarray], player: int = 0) -> tuple[float, float]:
@@ -248,3 +159,56 @@ def win_rate(result: dict[str, np.ndarray], player: int = 0) -> tuple[float, flo
         return float("nan"), float("nan")
     p = float((result["winner"][decided] == player).mean())
     return p, 1.96 * (p * (1 - p) / n) ** 0.5
+
+
+# --- the same runs on a Ray cluster (tavli.distributed) ------------------------------------------
+def simulate_on_ray(
+    variant: str = "fevga",
+    games: int = 1000,
+    players: Sequence[Any] = ("greedy", "random"),
+    *,
+    seed: int = 0,
+    threads: int = 1,
+    max_plies: int = 10_000,
+    start: Any = None,
+    trajectories: bool = False,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    first_game: int = 0,
+    address: str | None = None,
+    shard: int | None = None,
+    retries: int = on_ray.DEFAULT_RETRIES,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """tavli.simulate on a Ray cluster: the same arrays (trajectories' `game` included: the global
+    game index). Each task plays `shard` consecutive games (default: about games / (4 x the tasks
+    the cluster runs at once)) in `threads` C++ threads on as many CPUs. `players` travel to the
+    workers as given (a tavli.nn.Net pickles). `retries`: re-runs of a task whose worker died."""
+    kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
+                  trajectories=trajectories, first_game=first_game, **options)
+    return on_ray.counted_run(simulate, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
+                              address=address, shard=shard, retries=retries, threads=threads)
+
+
+def simulate_matches_on_ray(
+    kind: str = "tavli",
+    matches: int = 100,
+    players: Sequence[Any] = ("greedy", "random"),
+    *,
+    target: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    opening: Any = None,
+    next_starter: str | None = None,
+    max_plies: int = 10_000,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    first_match: int = 0,
+    address: str | None = None,
+    shard: int | None = None,
+    retries: int = on_ray.DEFAULT_RETRIES,
+) -> dict[str, np.ndarray]:
+    """tavli.simulate_matches on a Ray cluster: the same arrays, match i seeded by (seed, i)."""
+    kwargs = dict(kind=kind, players=players, target=target, seed=seed, threads=threads, options=options,
+                  opening=opening, next_starter=next_starter, max_plies=max_plies, first_match=first_match)
+    return on_ray.counted_run(simulate_matches, "matches", "first_match", matches, 10_000_000, kwargs,
+                              progress=progress, address=address, shard=shard, retries=retries, threads=threads)

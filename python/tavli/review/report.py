@@ -6,7 +6,7 @@ import html as _html
 from typing import Any
 
 from ..board import Board
-from ..review_cube import ERROR_CLASSES as CUBE_ERROR_CLASSES
+from .cube import ERROR_CLASSES as CUBE_ERROR_CLASSES
 
 _COLOURS = {"very bad": "\033[1;31m", "bad": "\033[31m", "doubtful": "\033[33m"}
 _RESET = "\033[0m"
@@ -95,7 +95,7 @@ def table(rv: Any, colour: bool = False, all_moves: bool = True) -> str:
 def html(rv: Any) -> str:
     """One HTML file: the summary, every play, and an SVG board (play made solid, best dashed) for
     each bad or very bad play."""
-    from ..svg import board_svg
+    from ..io.svg import board_svg
 
     e = _html.escape
     rows = []

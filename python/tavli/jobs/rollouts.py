@@ -8,9 +8,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _core
-from ._base.args import require_bool
-from .sim import _backend
+from .. import _core
+from .._base.args import as_int_array, int_arg, require_bool
+from .._base.progress import reporter
+from ..backends import backend_arg
+from ..backends import ray as on_ray
+from ..backends.local import concatenate
+from ..board import Board, check_rollout_args
 
 
 def rollout_data(
@@ -36,14 +40,10 @@ def rollout_data(
     (N, 7) float32, equity_std_error (N,) float64 and truncated (N,) int64, from each row's side to
     move. `backend="ray"`: the same arrays from a Ray cluster (tavli.distributed.rollout_data)."""
     stratify = require_bool("stratify", stratify)
-    if _backend(backend, ray_address) == "ray":
-        from . import distributed
-
-        return distributed.rollout_data(positions, variant, trials, player, truncate=truncate, seed=seed,
-                                        threads=threads, evaluator=evaluator, stratify=stratify, progress=progress,
-                                        address=ray_address, **options)
-    from ._progress import reporter
-
+    if backend_arg(backend, ray_address) == "ray":
+        return rollout_data_on_ray(positions, variant, trials, player, truncate=truncate, seed=seed,
+                                   threads=threads, evaluator=evaluator, stratify=stratify, progress=progress,
+                                   address=ray_address, **options)
     rows = checked_rows(positions, variant, trials, player, truncate, seed, threads, evaluator, stratify, options)
     return _rollout_rows(rows, 0, variant, trials, player, truncate, seed, threads, evaluator, stratify, options,
                          reporter(progress, "positions"))
@@ -53,12 +53,9 @@ def checked_rows(positions: Any, variant: str, trials: Any, player: Any, truncat
                  evaluator: Any, stratify: Any, options: dict[str, Any]) -> np.ndarray:
     """The rows as a (N, 64) uint8 array, every row a position of `variant` that is not over, and
     the rollout's arguments valid: ValueError naming the first problem."""
-    from .batch import as_int_array
-    from .board import Board, _rollout_args
-
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
-    _rollout_args(Board(variant, **options), trials, player, truncate, seed, threads, evaluator, stratify)
+    check_rollout_args(Board(variant, **options), trials, player, truncate, seed, threads, evaluator, stratify)
     rows = as_int_array(positions, "positions", "uint8")
     if rows.ndim != 2 or rows.shape[1] != _core.ROW_BYTES:
         raise ValueError(f"positions: expected an array of shape (N, {_core.ROW_BYTES}), got {rows.shape}")
@@ -76,8 +73,6 @@ def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, playe
                   threads: Any, evaluator: Any, stratify: Any, options: dict[str, Any],
                   progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
     """Rows first, first + 1, ... of a run (seeds derived from their index in the run)."""
-    from .board import Board
-
     n = len(rows)
     out = {
         "probabilities": np.zeros((n, 7), np.float32),
@@ -98,3 +93,37 @@ def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, playe
         if progress is not None:
             progress(k + 1, n)
     return out
+
+
+# --- the same on a Ray cluster (tavli.distributed) ----------------------------------------------
+def _rollout_data_shard(args: tuple[np.ndarray, dict[str, Any]], first: int, count: int) -> dict[str, np.ndarray]:
+    rows, kwargs = args
+    return _rollout_rows(rows[first:first + count], first, **kwargs)
+
+
+def rollout_data_on_ray(
+    positions: Any,
+    variant: str = "backgammon",
+    trials: int = 1296,
+    player: Any = "greedy",
+    *,
+    truncate: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    evaluator: Any = None,
+    stratify: bool = True,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    address: str | None = None,
+    shard: int | None = None,
+    retries: int = on_ray.DEFAULT_RETRIES,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """tavli.rollout_data.rollout_data on a Ray cluster: the same arrays, each task rolling out
+    `shard` consecutive rows (row k with the seed Rng.derive(seed, k), wherever it runs)."""
+    rows = checked_rows(positions, variant, trials, player, truncate, seed, threads, evaluator, stratify, options)
+    settings = on_ray.Settings(progress, "positions", address, shard, retries, int_arg("threads", threads, 1, 1024))
+    kwargs = dict(variant=variant, trials=trials, player=player, truncate=truncate, seed=seed, threads=threads,
+                  evaluator=evaluator, stratify=stratify, options=options)
+    if len(rows) == 0:
+        return _rollout_rows(rows, 0, **kwargs)
+    return concatenate(settings.run(_rollout_data_shard, (rows, kwargs), len(rows)))

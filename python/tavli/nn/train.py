@@ -28,9 +28,9 @@ import sys
 import time
 from typing import Any, Sequence
 
-from . import _core
-from ._options import to_pairs
-from .nn import Net
+from .. import _core
+from .._base.options import to_pairs
+from . import Net
 
 __all__ = ["TdTrainer", "evaluate_vs", "main", "METADATA_FORMAT"]
 

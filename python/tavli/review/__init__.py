@@ -45,12 +45,12 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-from . import _core
-from ._progress import reporter
-from . import review_cube as RC
-from .board import Board
-from .io.record import MatchRecord, Step, replay, validate
-from .match import OPENING
+from .. import _core
+from .._base.progress import reporter
+from . import cube as RC
+from ..board import Board
+from ..io.record import MatchRecord, Step, replay, validate
+from ..match import OPENING
 
 # gnubg.c arSkillLevel (defaults): equity-loss thresholds of the marks, worst first.
 SKILL_THRESHOLDS = (("very bad", 0.160), ("bad", 0.080), ("doubtful", 0.040))
@@ -193,12 +193,12 @@ class Review:
         return json.dumps(self.to_dict(), **kwargs)
 
     def table(self, colour: bool | None = None, all_moves: bool = True) -> str:
-        from .frontends.review_report import table
+        from .report import table
 
         return table(self, colour=sys.stdout.isatty() if colour is None else colour, all_moves=all_moves)
 
     def html(self) -> str:
-        from .frontends.review_report import html
+        from .report import html
 
         return html(self)
 

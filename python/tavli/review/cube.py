@@ -30,10 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import _core
-from .analysis import Probabilities
-from .board import Board
-from .cube import CubeDecision, CubeState, MatchState, decide
+from .. import _core
+from ..board import Board
+from ..cube import CubeDecision, CubeState, MatchState, decide
+from ..results import Probabilities
 
 CLOSE_THRESHOLD = 0.16  # gnubg eval.c isCloseCubedecision: doubling costs less than a very bad error
 ERROR_CLASSES = ("missed doubles below CP", "missed doubles above CP", "wrong doubles below DP",
@@ -109,7 +109,7 @@ def _pct(x: float | None) -> float | None:
 
 def judge(d: CubeDecision, decision: str) -> CubeJudgement:
     """Judges `decision` (DECISIONS) against the cube decision `d` of the doubler's position."""
-    from .review import mark
+    from . import mark
 
     if decision not in DECISIONS:
         raise ValueError(f"decision must be one of {DECISIONS}, got {decision!r}")

@@ -7,27 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
-from ._base.args import int_arg, require_bool
-from ._limits import time_limit_arg
-from ._options import to_pairs
-
-_RANGES = {"uint8": (0, 255), "int64": (-(2**63), 2**63 - 1)}
-
-
-def as_int_array(value: Any, what: str, dtype: str) -> np.ndarray:
-    """`value` as a C-contiguous array of `dtype`; raises ValueError instead of silently
-    truncating floats or wrapping values that do not fit (numpy's unsafe casts)."""
-    try:
-        a = np.asarray(value)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{what}: expected an integer array ({e})") from None
-    if a.size and a.dtype.kind not in "iu":
-        raise ValueError(f"{what}: expected an integer array, got dtype {a.dtype}")
-    lo, hi = _RANGES[dtype]
-    if a.size and (int(a.min()) < lo or int(a.max()) > hi):
-        raise ValueError(f"{what}: values must be {lo}..{hi}, got {int(a.min())}..{int(a.max())}")
-    return np.ascontiguousarray(a, dtype=dtype)
+from .. import _core
+from .._base.args import as_int_array, int_arg, require_bool
+from .._base.deadline import time_limit_arg
+from .._base.options import to_pairs
+from ..evaluators import evaluator_arg
 
 
 def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
@@ -83,8 +67,6 @@ def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, th
     (Tawla 31's expected extra points, else 0), equity. `evaluator`: None (the shipped net of the
     game, else the heuristic), "heuristic" or a tavli.nn.Net. `time_limit` (seconds, None: none)
     passed: TimeoutError (no partial result); Ctrl-C: KeyboardInterrupt."""
-    from .analysis import evaluator_arg
-
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")

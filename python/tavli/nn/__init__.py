@@ -20,10 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
-from ._base.args import require_bool
-from ._options import to_pairs
-from .batch import as_int_array
+from .. import _core
+from .._base.args import as_int_array, require_bool
+from .._base.options import to_pairs
 
 __all__ = ["Net", "family", "shipped", "shipped_manifest", "default_evaluator"]
 

@@ -15,10 +15,10 @@ import json
 from importlib import resources
 from typing import Any, Mapping
 
-from . import _core
-from ._dice import parse_dice
-from .analysis import Analysis, Evaluation, Probabilities
-from .board import Board, Outcome
+from .. import _core
+from .._base.dice import parse_dice
+from ..board import Board, Outcome
+from ..results import Analysis, Evaluation, Probabilities
 
 SCHEMA_VERSION = 1
 SCHEMA_ID = f"urn:tavli:schema:v{SCHEMA_VERSION}"

@@ -1,86 +1,18 @@
-"""Analysis results: probabilities, evaluations and ranked plays (the search is the core's)."""
+"""The arguments that choose how a position is judged: the evaluator at a search's leaves (the
+shipped nets, the heuristic or a tavli.nn.Net), the move filters and the search's limits.
+
+`tavli.analysis`, the flat package's name of this module and of tavli.results, finds the result
+types here too."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import Any
 
-from . import _core
+from .nn import Net, default_evaluator
+from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
 
-
-class Probabilities(NamedTuple):
-    """GNU Backgammon's cumulative probabilities for one side, plus the chance of a draw (Plakoto).
-    A double is a gammon, a mars or a mother win; a triple a backgammon (or Narde's koks).
-    `margin`: expected points beyond one per decided game where results vary in size (Tawla 31
-    scores the loser's checkers left); 0 in the other games."""
-
-    win: float
-    win_double: float
-    win_triple: float
-    lose_double: float
-    lose_triple: float
-    draw: float = 0.0
-    margin: float = 0.0
-
-    @property
-    def lose(self) -> float:
-        return 1.0 - self.win - self.draw
-
-    @property
-    def equity(self) -> float:
-        """Expected points (cubeless): win - lose + doubles + triples, each counted once more, + margin."""
-        return (
-            self.win - self.lose + (self.win_double - self.lose_double) + (self.win_triple - self.lose_triple)
-            + self.margin
-        )
-
-
-class Evaluation(NamedTuple):
-    """A position before the roll, for the side to move."""
-
-    probabilities: Probabilities
-    equity: float
-    plies: int  # depth completed
-    nodes: int  # static evaluations made
-    interrupted: bool  # the time or node limit stopped a deeper iteration
-
-
-class AnalyzedPlay(NamedTuple):
-    """One legal play with its value for the side that plays it."""
-
-    play: _core.Play
-    probabilities: Probabilities
-    equity: float
-    plies: int  # depth this play was searched to (plays cut by the root filter keep 0)
-
-    def __str__(self) -> str:
-        return f"{self.play!s:<28} {self.equity:+.3f}  ({self.plies}-ply)"
-
-
-class Analysis(list):
-    """The legal plays of a roll, best first (a list of AnalyzedPlay), with the search's totals."""
-
-    def __init__(self, plays: Sequence[AnalyzedPlay], plies: int, nodes: int, interrupted: bool) -> None:
-        super().__init__(plays)
-        self.plies = plies
-        self.nodes = nodes
-        self.interrupted = interrupted
-
-    @property
-    def best(self) -> AnalyzedPlay:
-        return self[0]
-
-
-class Rollout(NamedTuple):
-    """A rollout's estimate of a position before the roll, for its side to move (the original
-    mover): the means of the trials' outcomes and their standard errors (sample standard
-    deviation / sqrt(trials); conservative with stratified rolls, see cpp/include/tavli/rollout.h)."""
-
-    probabilities: Probabilities  # mean outcome vector
-    equity: float  # mean equity (cubeless points)
-    std_errors: Probabilities  # standard error of each field's mean (its lose and equity mean nothing)
-    equity_std_error: float
-    trials: int
-    truncated: int  # trials valued by the evaluator instead of played to the end
+__all__ = ["evaluator_arg", "filters_arg", "search_args",
+           "Analysis", "AnalyzedPlay", "Evaluation", "Probabilities", "Rollout"]
 
 
 def evaluator_arg(evaluator: Any) -> Any:
@@ -88,8 +20,6 @@ def evaluator_arg(evaluator: Any) -> Any:
     shipped nets, tavli.nn.default_evaluator(), the heuristic for games without one), "heuristic"
     (the hand-written evaluator; None to the core) or a tavli.nn.Net (passed as a snapshot:
     changing the net later does not touch a running search)."""
-    from .nn import Net, default_evaluator
-
     if evaluator is None or (isinstance(evaluator, str) and evaluator == "nets"):
         return default_evaluator()
     if isinstance(evaluator, str) and evaluator == "heuristic":
