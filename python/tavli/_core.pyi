@@ -5,6 +5,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tavli._base.dice import Dice
+
 ROW_BYTES: int
 MAX_PLAYS: int
 
@@ -92,7 +94,7 @@ class Board:
     def _bar(self) -> list[int]: ...
     @property
     def _off(self) -> list[int]: ...
-    def legal_plays(self, dice: Any) -> list[Play]: ...
+    def legal_plays(self, dice: Dice) -> list[Play]: ...
     def _count_plays(self, d1: int, d2: int) -> int: ...
     def _find_play(self, steps: list[tuple[int, int]], d1: int, d2: int) -> Play: ...
     def _after_steps(self, steps: list[tuple[int, int]], d1: int, d2: int) -> npt.NDArray[np.uint8]: ...
@@ -109,7 +111,7 @@ class Board:
     def _perft(self, depth: int, time_limit: float = 0.0) -> int: ...
     def _analyze(
         self,
-        dice: Any,
+        dice: Dice,
         plies: int,
         filters: list[tuple[int, int, float]],
         threads: int,
@@ -158,6 +160,10 @@ def _batch_legal_plays(
     threads: int,
     time_limit: float,
 ) -> Any: ...
+def _encode(
+    variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], dice: npt.NDArray[np.int64] | None,
+    encoding: str, out: npt.NDArray[np.float32] | None,
+) -> npt.NDArray[np.float32]: ...
 # The long calls below stop on Ctrl-C (KeyboardInterrupt) and raise TimeoutError once `time_limit`
 # seconds (0: none; finite, >= 0, else ValueError) have passed: cpp/include/tavli/interrupt.h.
 def _random_positions(

@@ -9,7 +9,7 @@ import numpy as np
 from . import _core
 from ._base.args import as_int_array, int_arg, require_bool
 from ._base.deadline import time_limit_arg
-from ._base.dice import parse_dice
+from ._base.dice import Dice, parse_dice
 from ._base.options import from_pairs, to_pairs
 from .backends import backend_arg, local_only_time_limit
 from .backends import ray as on_ray
@@ -210,10 +210,10 @@ class Board(_core.Board):
     # legal_plays(dice) is the core's own method (the hot path: no Python in between).
     legal_moves = _core.Board.legal_plays
 
-    def count_plays(self, dice: Any) -> int:
+    def count_plays(self, dice: Dice) -> int:
         return self._count_plays(*parse_dice(dice))
 
-    def find_play(self, steps: Sequence[tuple[int, int]], dice: Any) -> _core.Play:
+    def find_play(self, steps: Sequence[tuple[int, int]], dice: Dice) -> _core.Play:
         """The legal play the given steps amount to (a play is known by the position it leads to)."""
         d = parse_dice(dice)
         if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
@@ -224,7 +224,7 @@ class Board(_core.Board):
             pairs.append((a, b))
         return self._find_play(pairs, *d)
 
-    def parse_play(self, text: str, dice: Any) -> _core.Play:
+    def parse_play(self, text: str, dice: Dice) -> _core.Play:
         """The legal play described by move text such as "24/18 13/11" (see README)."""
         if not isinstance(text, str):
             raise ValueError(f"move text must be a string, got {type(text).__name__}")
@@ -297,7 +297,7 @@ class Board(_core.Board):
 
     def analyze(
         self,
-        dice: Any,
+        dice: Dice,
         plies: int = 1,
         *,
         filters: Any = None,
@@ -407,7 +407,7 @@ class Board(_core.Board):
     def __copy__(self) -> "Board":
         return self.copy()
 
-    def __deepcopy__(self, memo: dict) -> "Board":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Board":
         return self.copy()
 
     def __eq__(self, other: object) -> bool:
@@ -418,7 +418,7 @@ class Board(_core.Board):
     def __hash__(self) -> int:
         return hash(self.id())
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (Board.from_id, (self.id(),))
 
     def __repr__(self) -> str:
@@ -436,8 +436,12 @@ class Board(_core.Board):
         return board_svg(self)
 
 
-def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any, evaluator: Any,
-                  stratify: Any) -> tuple:
+# (trials, kind, plies, filters, truncate, seed, threads, stratify, evaluator): _core._rollout's order
+RolloutArgs = tuple[int, str, int, list[tuple[int, int, float]], int, int, int, bool, Any]
+
+
+def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any,
+                       evaluator: Any, stratify: Any) -> RolloutArgs:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
     trials = int_arg("trials", trials, 1, 10_000_000)
     kind, plies, filters, player_evaluator = player_arg(player)
@@ -482,7 +486,7 @@ def rollout_on_ray(
     address: str | None = None,
     shard: int | None = None,
     retries: int = on_ray.DEFAULT_RETRIES,
-) -> Any:
+) -> Rollout:
     """Board.rollout on a Ray cluster: exactly the local Rollout (means and standard errors bit
     for bit). Shards are multiples of tavli._core.ROLLOUT_BLOCK (144) trials, so a rollout of at
     most that many trials runs as one task."""

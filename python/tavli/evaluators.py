@@ -53,7 +53,8 @@ def filters_arg(filters: Any) -> list[tuple[int, int, float]]:
     return out
 
 
-def search_args(plies: Any, threads: Any, time_limit: Any, node_limit: Any, max_plies: int = 32):
+def search_args(plies: Any, threads: Any, time_limit: Any, node_limit: Any,
+                max_plies: int = 32) -> tuple[int, int, float, int]:
     if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= max_plies:
         raise ValueError(f"plies must be an integer 0..{max_plies}, got {plies!r}")
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 1024:

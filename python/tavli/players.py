@@ -10,7 +10,7 @@ from .evaluators import evaluator_arg, filters_arg
 from .nn import Net
 
 
-def player_arg(spec: Any) -> tuple[str, int, list, Any]:
+def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
     """A player as the core takes it: (kind, plies, filters, core evaluator or None for the
     heuristic). Specs: 'random'; 'greedy' or '0ply' (0-ply with the default evaluator: the shipped
     net of the game, tavli.nn.default_evaluator()); 'heuristic' (0-ply with the hand-written

@@ -58,7 +58,7 @@ class AnalyzedPlay(NamedTuple):
         return f"{self.play!s:<28} {self.equity:+.3f}  ({self.plies}-ply)"
 
 
-class Analysis(list):
+class Analysis(list[AnalyzedPlay]):
     """The legal plays of a roll, best first (a list of AnalyzedPlay), with the search's totals."""
 
     def __init__(self, plays: Sequence[AnalyzedPlay], plies: int, nodes: int, interrupted: bool) -> None:

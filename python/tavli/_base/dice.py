@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence, Union
+
+# A roll as the calls take it: (6, 5), [6, 5], "6-5" or "65" (the order matters where a rule says so).
+Dice = Union[tuple[int, int], Sequence[int], str]
 
 
 def parse_dice(dice: Any) -> tuple[int, int]:

@@ -15,7 +15,7 @@ def backend_arg(backend: Any, ray_address: Any) -> str:
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if ray_address is not None and backend != "ray":
         raise ValueError("ray_address is for backend='ray'")
-    return backend
+    return str(backend)
 
 
 def local_only_time_limit(time_limit: Any) -> None:

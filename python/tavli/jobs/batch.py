@@ -3,9 +3,10 @@ cpp/include/tavli/position.h). The work runs in C++ threads with the GIL release
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _core
 from .._base.args import as_int_array, int_arg, require_bool
@@ -19,6 +20,22 @@ def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
     return int_arg(what, value, lo, hi)
 
 
+Counts = npt.NDArray[np.int32]
+CountsAndPositions = tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], npt.NDArray[np.uint8]]
+
+
+@overload
+def batch_legal_plays(positions: Any, dice: Any, variant: str = ..., *, return_positions: Literal[False] = ...,
+                      threads: int = ..., time_limit: float | None = ..., **options: Any) -> Counts: ...
+@overload
+def batch_legal_plays(positions: Any, dice: Any, variant: str = ..., *, return_positions: Literal[True],
+                      threads: int = ..., time_limit: float | None = ..., **options: Any) -> CountsAndPositions: ...
+@overload
+def batch_legal_plays(positions: Any, dice: Any, variant: str = ..., *, return_positions: bool = ...,
+                      threads: int = ..., time_limit: float | None = ...,
+                      **options: Any) -> Union[Counts, CountsAndPositions]: ...
+
+
 def batch_legal_plays(
     positions: Any,
     dice: Any,
@@ -28,7 +45,7 @@ def batch_legal_plays(
     threads: int = 1,
     time_limit: float | None = None,
     **options: Any,
-):
+) -> Union[Counts, CountsAndPositions]:
     """Legal plays of many (position, roll) pairs at once.
 
     positions: uint8 array (N, ROW_BYTES); dice: integer array (N, 2).
@@ -49,7 +66,7 @@ def batch_legal_plays(
 
 
 def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, *, time_limit: float | None = None,
-                     **options: Any):
+                     **options: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """(positions, dice) of `n` consecutive (position, roll) pairs from seeded uniform-random
     self-play: the fixed, reproducible position sets of the tests and benchmarks.
     `time_limit` (seconds, None: none) passed: TimeoutError."""
@@ -61,7 +78,8 @@ def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, *, ti
 
 
 def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1,
-                   evaluator: Any = None, time_limit: float | None = None, **options: Any):
+                   evaluator: Any = None, time_limit: float | None = None,
+                   **options: Any) -> npt.NDArray[np.float32]:
     """Values of many positions (side to move, before the roll), `plies` deep, in C++ threads: a
     float32 array (N, 8) of win, win_double, win_triple, lose_double, lose_triple, draw, margin
     (Tawla 31's expected extra points, else 0), equity. `evaluator`: None (the shipped net of the
@@ -84,7 +102,7 @@ def encode(
     encoding: str | None = None,
     out: Any = None,
     **options: Any,
-):
+) -> npt.NDArray[np.float32]:
     """Feature encodings for learning (layouts in cpp/include/tavli/encode.h): a float32 array
     (N, F), written into `out` when given (C-contiguous float32 of that shape). `encoding`:
     "tesauro" (backgammon-movement games, 198), "expert" (the same games: tesauro's units and 7

@@ -74,7 +74,7 @@ def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, playe
                   progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
     """Rows first, first + 1, ... of a run (seeds derived from their index in the run)."""
     n = len(rows)
-    out = {
+    out: dict[str, np.ndarray] = {
         "probabilities": np.zeros((n, 7), np.float32),
         "equity": np.zeros(n, np.float64),
         "std_errors": np.zeros((n, 7), np.float32),
