@@ -39,7 +39,8 @@ MOVED = {
 class _OldNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds an old name and loads it as the new module itself."""
 
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(self, fullname: str, path: object = None,
+                  target: object = None) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
         return importlib.util.spec_from_loader(fullname, self)

@@ -472,31 +472,19 @@ def _rollout_shard(args: tuple[Any, dict[str, Any]], first: int, count: int) -> 
     return _rollout_blocks(board, first, count, **kwargs)
 
 
-def rollout_on_ray(
-    board: Any,
-    trials: int = 1296,
-    player: Any = "greedy",
-    *,
-    truncate: int | None = None,
-    seed: int = 0,
-    threads: int = 1,
-    evaluator: Any = None,
-    stratify: bool = True,
-    progress: Callable[[int, int], Any] | bool | None = None,
-    address: str | None = None,
-    shard: int | None = None,
-    retries: int = on_ray.DEFAULT_RETRIES,
-) -> Rollout:
-    """Board.rollout on a Ray cluster: exactly the local Rollout (means and standard errors bit
-    for bit). Shards are multiples of tavli._core.ROLLOUT_BLOCK (144) trials, so a rollout of at
-    most that many trials runs as one task."""
+def rollout_on_ray(board: Any, *args: Any, progress: Callable[[int, int], Any] | bool | None = None,
+                   address: str | None = None, shard: int | None = None, retries: int = on_ray.DEFAULT_RETRIES,
+                   **kwargs: Any) -> Rollout:
+    """Board.rollout on a Ray cluster (tavli.distributed.rollout): its arguments but time_limit,
+    and exactly the local Rollout (means and standard errors bit for bit). Shards are multiples of
+    tavli._core.ROLLOUT_BLOCK (144) trials, so a rollout of at most that many trials runs as one task."""
     if not isinstance(board, Board):
         raise ValueError(f"board: expected a tavli.Board, got {type(board).__name__}")
-    trials, _, _, _, _, _, threads, _, _ = check_rollout_args(board, trials, player, truncate, seed, threads,
-                                                             evaluator, stratify)  # checks every argument
+    kwargs = on_ray.forwarded(Board.rollout, (board, *args), kwargs, refused=("time_limit", "backend", "ray_address"))
+    del kwargs["self"]
+    checked = check_rollout_args(board, **kwargs)  # checks every argument
+    trials, threads = checked[0], checked[6]
     settings = on_ray.Settings(progress, "trials", address, shard, retries, threads, align=_core.ROLLOUT_BLOCK)
-    kwargs = dict(trials=trials, player=player, truncate=truncate, seed=seed, threads=threads, evaluator=evaluator,
-                  stratify=stratify)
     blocks = np.concatenate(settings.run(_rollout_shard, (board, kwargs), trials))
     probs, equity, errors, equity_error, done, truncated = _core._rollout_combine(blocks)
     return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)

@@ -16,6 +16,7 @@ Every node needs the same tavli installed."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any, Callable, Mapping, Sequence
 
@@ -25,7 +26,7 @@ from .._base.args import int_arg
 from .._base.progress import reporter
 from .local import concatenate
 
-__all__ = ["DEFAULT_RETRIES", "Settings", "counted_run"]
+__all__ = ["DEFAULT_RETRIES", "Settings", "counted", "counted_run", "forwarded"]
 
 # Ray re-runs a task whose worker process or node died this many times before giving up.
 DEFAULT_RETRIES = 3
@@ -141,6 +142,29 @@ def _remote(ray: Any, fn: Callable[..., Any]) -> Any:
     return _REMOTE[fn]
 
 
+def forwarded(local: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any], *,
+              refused: Sequence[str] = (), flatten: bool = True) -> dict[str, Any]:
+    """The call local(*args, **kwargs) as keyword arguments with local's defaults filled in: a Ray
+    entry point takes its local twin's arguments without declaring them again. `refused`: local's
+    keywords that make no sense on Ray (TypeError, as for an unknown keyword; left out of the
+    result). `flatten`: local's **options spread among the others (else kept under their name)."""
+    for name in refused:
+        if name in kwargs:
+            raise TypeError(f"{local.__qualname__} on Ray takes no argument {name!r}")
+    signature = inspect.signature(local)
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    out: dict[str, Any] = {}
+    for name, value in bound.arguments.items():
+        if name in refused:
+            continue
+        if flatten and signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+            out.update(value)
+        else:
+            out[name] = value
+    return out
+
+
 # --- runs of consecutive games: simulations, matches, self-play data ------------------------------
 def _shifted(kwargs: Mapping[str, Any], key: str, by: int) -> dict[str, Any]:
     """kwargs with kwargs[key] (a run's first game or match) moved on by a shard's offset."""
@@ -165,3 +189,13 @@ def counted_run(local: Callable[..., Any], count_key: str, first_key: str, count
     if count == 0:
         return empty
     return concatenate(settings.run(_counted_shard, (local, count_key, first_key, kwargs), count))
+
+
+def counted(local: Callable[..., Any], count_key: str, first_key: str, limit: int, args: Sequence[Any],
+            kwargs: Mapping[str, Any], *, address: Any, shard: Any, retries: Any,
+            refused: Sequence[str] = ()) -> dict[str, np.ndarray]:
+    """The Ray entry point of a counted job: local(*args, **kwargs) as counted_run shards it."""
+    kw = forwarded(local, args, kwargs, refused=refused)
+    count, progress = kw.pop(count_key), kw.pop("progress")
+    return counted_run(local, count_key, first_key, count, limit, kw, progress=progress, address=address,
+                       shard=shard, retries=retries, threads=kw["threads"])

@@ -101,29 +101,15 @@ def _rollout_data_shard(args: tuple[np.ndarray, dict[str, Any]], first: int, cou
     return _rollout_rows(rows[first:first + count], first, **kwargs)
 
 
-def rollout_data_on_ray(
-    positions: Any,
-    variant: str = "backgammon",
-    trials: int = 1296,
-    player: Any = "greedy",
-    *,
-    truncate: int | None = None,
-    seed: int = 0,
-    threads: int = 1,
-    evaluator: Any = None,
-    stratify: bool = True,
-    progress: Callable[[int, int], Any] | bool | None = None,
-    address: str | None = None,
-    shard: int | None = None,
-    retries: int = on_ray.DEFAULT_RETRIES,
-    **options: Any,
-) -> dict[str, np.ndarray]:
-    """tavli.rollout_data.rollout_data on a Ray cluster: the same arrays, each task rolling out
-    `shard` consecutive rows (row k with the seed Rng.derive(seed, k), wherever it runs)."""
-    rows = checked_rows(positions, variant, trials, player, truncate, seed, threads, evaluator, stratify, options)
+def rollout_data_on_ray(*args: Any, address: str | None = None, shard: int | None = None,
+                        retries: int = on_ray.DEFAULT_RETRIES, **kwargs: Any) -> dict[str, np.ndarray]:
+    """tavli.rollout_data.rollout_data on a Ray cluster (tavli.distributed.rollout_data): its
+    arguments, the same arrays, each task rolling out `shard` consecutive rows (row k with the seed
+    Rng.derive(seed, k), wherever it runs)."""
+    kw = on_ray.forwarded(rollout_data, args, kwargs, refused=("backend", "ray_address"), flatten=False)
+    positions, progress, threads = kw.pop("positions"), kw.pop("progress"), kw["threads"]
+    rows = checked_rows(positions, **kw)
     settings = on_ray.Settings(progress, "positions", address, shard, retries, int_arg("threads", threads, 1, 1024))
-    kwargs = dict(variant=variant, trials=trials, player=player, truncate=truncate, seed=seed, threads=threads,
-                  evaluator=evaluator, stratify=stratify, options=options)
     if len(rows) == 0:
-        return _rollout_rows(rows, 0, **kwargs)
-    return concatenate(settings.run(_rollout_data_shard, (rows, kwargs), len(rows)))
+        return _rollout_rows(rows, 0, **kw)
+    return concatenate(settings.run(_rollout_data_shard, (rows, kw), len(rows)))

@@ -72,27 +72,9 @@ def self_play_data(
     return out
 
 
-def self_play_data_on_ray(
-    variant: str = "fevga",
-    games: int = 1000,
-    players: Sequence[Any] = ("greedy", "greedy"),
-    *,
-    seed: int = 0,
-    threads: int = 1,
-    max_plies: int = 10_000,
-    start: Any = None,
-    features: bool = True,
-    encoding: str | None = None,
-    roll_units: bool = False,
-    progress: Callable[[int, int], Any] | bool | None = None,
-    first_game: int = 0,
-    address: str | None = None,
-    shard: int | None = None,
-    retries: int = on_ray.DEFAULT_RETRIES,
-    **options: Any,
-) -> dict[str, np.ndarray]:
-    """tavli.selfplay.self_play_data on a Ray cluster: the same rows, encoded on the workers."""
-    kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
-                  features=features, encoding=encoding, roll_units=roll_units, first_game=first_game, **options)
-    return on_ray.counted_run(self_play_data, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
-                              address=address, shard=shard, retries=retries, threads=threads)
+def self_play_data_on_ray(*args: Any, address: str | None = None, shard: int | None = None,
+                          retries: int = on_ray.DEFAULT_RETRIES, **kwargs: Any) -> dict[str, np.ndarray]:
+    """tavli.selfplay.self_play_data on a Ray cluster (tavli.distributed.self_play_data): its
+    arguments, the same rows, encoded on the workers."""
+    return on_ray.counted(self_play_data, "games", "first_game", 100_000_000, args, kwargs, address=address,
+                          shard=shard, retries=retries)

@@ -162,53 +162,20 @@ def win_rate(result: dict[str, np.ndarray], player: int = 0) -> tuple[float, flo
 
 
 # --- the same runs on a Ray cluster (tavli.distributed) ------------------------------------------
-def simulate_on_ray(
-    variant: str = "fevga",
-    games: int = 1000,
-    players: Sequence[Any] = ("greedy", "random"),
-    *,
-    seed: int = 0,
-    threads: int = 1,
-    max_plies: int = 10_000,
-    start: Any = None,
-    trajectories: bool = False,
-    progress: Callable[[int, int], Any] | bool | None = None,
-    first_game: int = 0,
-    address: str | None = None,
-    shard: int | None = None,
-    retries: int = on_ray.DEFAULT_RETRIES,
-    **options: Any,
-) -> dict[str, np.ndarray]:
-    """tavli.simulate on a Ray cluster: the same arrays (trajectories' `game` included: the global
-    game index). Each task plays `shard` consecutive games (default: about games / (4 x the tasks
-    the cluster runs at once)) in `threads` C++ threads on as many CPUs. `players` travel to the
-    workers as given (a tavli.nn.Net pickles). `retries`: re-runs of a task whose worker died."""
-    kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
-                  trajectories=trajectories, first_game=first_game, **options)
-    return on_ray.counted_run(simulate, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
-                              address=address, shard=shard, retries=retries, threads=threads)
+def simulate_on_ray(*args: Any, address: str | None = None, shard: int | None = None,
+                    retries: int = on_ray.DEFAULT_RETRIES, **kwargs: Any) -> dict[str, np.ndarray]:
+    """tavli.simulate on a Ray cluster (tavli.distributed.simulate): its arguments, and the same
+    arrays (trajectories' `game` included: the global game index). Each task plays `shard`
+    consecutive games (default: about games / (4 x the tasks the cluster runs at once)) in
+    `threads` C++ threads on as many CPUs. `players` travel to the workers as given (a
+    tavli.nn.Net pickles). `address`: the cluster; `retries`: re-runs of a task whose worker died."""
+    return on_ray.counted(simulate, "games", "first_game", 100_000_000, args, kwargs, address=address, shard=shard,
+                          retries=retries)
 
 
-def simulate_matches_on_ray(
-    kind: str = "tavli",
-    matches: int = 100,
-    players: Sequence[Any] = ("greedy", "random"),
-    *,
-    target: int | None = None,
-    seed: int = 0,
-    threads: int = 1,
-    options: Mapping[str, Mapping[str, Any]] | None = None,
-    opening: Any = None,
-    next_starter: str | None = None,
-    max_plies: int = 10_000,
-    progress: Callable[[int, int], Any] | bool | None = None,
-    first_match: int = 0,
-    address: str | None = None,
-    shard: int | None = None,
-    retries: int = on_ray.DEFAULT_RETRIES,
-) -> dict[str, np.ndarray]:
-    """tavli.simulate_matches on a Ray cluster: the same arrays, match i seeded by (seed, i)."""
-    kwargs = dict(kind=kind, players=players, target=target, seed=seed, threads=threads, options=options,
-                  opening=opening, next_starter=next_starter, max_plies=max_plies, first_match=first_match)
-    return on_ray.counted_run(simulate_matches, "matches", "first_match", matches, 10_000_000, kwargs,
-                              progress=progress, address=address, shard=shard, retries=retries, threads=threads)
+def simulate_matches_on_ray(*args: Any, address: str | None = None, shard: int | None = None,
+                            retries: int = on_ray.DEFAULT_RETRIES, **kwargs: Any) -> dict[str, np.ndarray]:
+    """tavli.simulate_matches on a Ray cluster (tavli.distributed.simulate_matches): its arguments
+    but chunk and time_limit, the same arrays, match i seeded by (seed, i)."""
+    return on_ray.counted(simulate_matches, "matches", "first_match", 10_000_000, args, kwargs, address=address,
+                          shard=shard, retries=retries, refused=("chunk", "time_limit", "backend", "ray_address"))
