@@ -270,9 +270,7 @@ class Board(_core.Board):
     def perft(self, depth: int, *, time_limit: float | None = None) -> int:
         """Distinct plays summed over the 21 rolls, `depth` plies deep (a pass counts as one).
         `time_limit` (seconds, None: none) passed: TimeoutError; Ctrl-C: KeyboardInterrupt."""
-        if isinstance(depth, bool) or not hasattr(depth, "__index__") or not 0 <= int(depth) <= 6:
-            raise ValueError(f"perft depth must be an integer 0..6, got {depth!r}")
-        return self._perft(int(depth), time_limit_arg(time_limit))
+        return self._perft(int_arg("perft depth", depth, 0, 6), time_limit_arg(time_limit))
 
     # --- analysis -------------------------------------------------------------------------------
     def evaluate(

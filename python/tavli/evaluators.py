@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._base.args import int_arg
 from .nn import Net, default_evaluator
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
 
@@ -55,10 +56,8 @@ def filters_arg(filters: Any) -> list[tuple[int, int, float]]:
 
 def search_args(plies: Any, threads: Any, time_limit: Any, node_limit: Any,
                 max_plies: int = 32) -> tuple[int, int, float, int]:
-    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= max_plies:
-        raise ValueError(f"plies must be an integer 0..{max_plies}, got {plies!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 1024:
-        raise ValueError(f"threads must be an integer 1..1024, got {threads!r}")
+    plies = int_arg("plies", plies, 0, max_plies)
+    threads = int_arg("threads", threads, 1, 1024)
     if time_limit is None:
         time_limit = 0.0
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit <= 86400:

@@ -58,9 +58,7 @@ class Settings:
             if int(shard) % align:
                 raise ValueError(f"shard must be a multiple of {align} {unit}, got {shard!r}")
         self.shard = None if shard is None else int(shard)
-        if isinstance(retries, bool) or not hasattr(retries, "__index__") or not 0 <= int(retries) <= 100:
-            raise ValueError(f"retries must be an integer 0..100, got {retries!r}")
-        self.retries = int(retries)
+        self.retries = int_arg("retries", retries, 0, 100)
         self.threads = threads
         self.align = align
 

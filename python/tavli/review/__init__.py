@@ -46,6 +46,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from .. import _core
+from .._base.args import int_arg
 from .._base.progress import reporter
 from . import cube as RC
 from ..board import Board
@@ -256,12 +257,10 @@ def review(
     `rollouts`: roll out the play made and the best play of the `rollouts` worst decisions
     (`trials` each, Board.rollout with `seed`), the results under `MoveReview.rollout`.
     Results do not depend on `threads` (the search's threads split the root, cpp search.h)."""
-    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 4:
-        raise ValueError(f"plies must be an integer 0..4, got {plies!r}")
+    plies = int_arg("plies", plies, 0, 4)
     if isinstance(luck_plies, bool) or not isinstance(luck_plies, int) or not 0 <= luck_plies <= plies:
         raise ValueError(f"luck_plies must be an integer 0..plies, got {luck_plies!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-        raise ValueError(f"threads must be an integer 1..256, got {threads!r}")
+    threads = int_arg("threads", threads, 1, 256)
     if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 0:
         raise ValueError(f"rollouts must be a non-negative integer, got {rollouts!r}")
     record = validate(record)
