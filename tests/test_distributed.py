@@ -195,6 +195,6 @@ def test_threads_beyond_the_largest_node_are_refused(cluster):
     ],
 )
 def test_bad_arguments_fail_before_ray_is_reached(call, message, monkeypatch):
-    monkeypatch.setattr(distributed, "_ray", lambda: pytest.fail("Ray was reached"))
+    monkeypatch.setattr(tavli.backends.ray, "_ray", lambda: pytest.fail("Ray was reached"))  # the executor
     with pytest.raises(ValueError, match=message):
         call()

@@ -17,7 +17,6 @@ needs the same tavli installed."""
 from __future__ import annotations
 
 from ..backends.ray import DEFAULT_RETRIES
-from ..backends.ray import _ray  # noqa: F401  (the old module's name of the executor's Ray import)
 from ..board import rollout_on_ray as rollout
 from .rollouts import rollout_data_on_ray as rollout_data
 from .selfplay import self_play_data_on_ray as self_play_data
