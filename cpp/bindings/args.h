@@ -29,10 +29,8 @@ inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev
 // Throws std::invalid_argument unless `ev` can evaluate the rules' game (a single net serves its
 // family only; the heuristic and a suite serve every game).
 inline void check_serves(const tavli::Evaluator& ev, const tavli::Rules& rules) {
-  const auto* net = dynamic_cast<const tavli::NeuralEvaluator*>(&ev);
-  if (net && !net->supports(rules))
-    throw std::invalid_argument("evaluator: a net of family '" + net->net().family() + "' cannot evaluate " +
-                                rules.info().name + " (family '" + tavli::net_family(rules.variant) + "')");
+  const std::string why = ev.refusal(rules);
+  if (!why.empty()) throw std::invalid_argument("evaluator: " + why);
 }
 
 // The evaluator at a search's leaves, which `keep` holds for the duration of the search.

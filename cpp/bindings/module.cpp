@@ -16,6 +16,7 @@
 #include "tavli/perft.h"
 #include "tavli/nnet.h"
 #include "tavli/rng.h"
+#include "tavli/scratch.h"
 
 namespace py = pybind11;
 using namespace tavli;
@@ -49,12 +50,6 @@ void player_specs(const std::vector<PlayerArg>& players, PlayerSpec specs[2], co
     specs[i] = tavli_bindings::player_arg(kind, plies, filters, evaluator);
     for (const Rules* r : games) tavli_bindings::check_serves(specs[i].eval(), *r);
   }
-}
-
-// One reusable list per thread: a MoveList is large (kMaxPlays slots), so it is not built per call.
-MoveList& scratch_list() {
-  thread_local MoveList list;
-  return list;
 }
 
 using tavli_bindings::as_play;
@@ -229,6 +224,23 @@ PYBIND11_MODULE(_core, m) {
     return out;
   }, py::arg("variant"), "The options of a variant: name, allowed values, default and a description.");
 
+  m.def("variant_info", [](const std::string& name) {
+    const VariantInfo& v = variant_info(variant_from_name(name));
+    py::dict d;
+    d["name"] = v.name;
+    d["net_family"] = v.facts.net_family;
+    d["encoding"] = v.facts.encoding;
+    d["opening"] = opening_name(v.opening_dice ? Opening::UseOpeningDice : Opening::Reroll);
+    d["next_starter"] = next_starter_name(v.facts.next_starter);
+    d["match_target"] = v.facts.match_target;
+    d["takes_cube"] = v.takes_cube;
+    d["movement"] = v.movement == Movement::Parallel ? "parallel" : "contrary";
+    return d;
+  }, py::arg("variant"),
+        "A game's facts from the variant table (cpp/include/tavli/variant.h): its net family and default "
+        "encoding, the match defaults (opening, next_starter, match_target), whether it takes the cube, and "
+        "its movement (parallel: the facing point of r is (r + 12) % 24; contrary: 23 - r).");
+
   m.def("canonical_variant", [](const std::string& name) { return variant_info(variant_from_name(name)).name; },
         py::arg("name"), "The canonical name of a variant given by name or alias.");
 
@@ -316,7 +328,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("ply", &Game::ply, "Number of plays pushed (and not popped).")
       .def("legal_plays", [](const Game& g, py::handle dice_arg) {
         const Dice dice = dice_from_py(dice_arg);
-        MoveList& list = scratch_list();
+        Scratch<MoveList> plays;  // a MoveList is large (kMaxPlays slots): not built per call
+        MoveList& list = *plays;
         {
           py::gil_scoped_release release;
           g.legal_plays(dice, list);
@@ -337,7 +350,8 @@ PYBIND11_MODULE(_core, m) {
       "move gets one empty play.")
       .def("_count_plays", [](const Game& g, int d1, int d2) {
         const Dice dice = to_dice(d1, d2);
-        MoveList& list = scratch_list();
+        Scratch<MoveList> plays;  // a MoveList is large (kMaxPlays slots): not built per call
+        MoveList& list = *plays;
         g.legal_plays(dice, list);
         return list.size();
       })
@@ -428,21 +442,9 @@ PYBIND11_MODULE(_core, m) {
       .def(py::init([](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
                        const std::string& next_starter) {
              std::vector<MatchGame> games;
-             for (const auto& [variant, options, opening] : cycle) {
-               Opening o;
-               if (opening == "reroll") o = Opening::Reroll;
-               else if (opening == "use_opening_dice") o = Opening::UseOpeningDice;
-               else throw std::invalid_argument("opening must be 'reroll' or 'use_opening_dice', got '" + opening + "'");
-               games.push_back(MatchGame{make_rules(variant_from_name(variant), options), o});
-             }
-             NextStarter ns;
-             if (next_starter == "previous_winner") ns = NextStarter::PreviousWinner;
-             else if (next_starter == "roll_off") ns = NextStarter::RollOff;
-             else if (next_starter == "alternate") ns = NextStarter::Alternate;
-             else
-               throw std::invalid_argument("next_starter must be 'previous_winner', 'roll_off' or 'alternate', got '" +
-                                           next_starter + "'");
-             return Match(std::move(games), target, ns);
+             for (const auto& [variant, options, opening] : cycle)
+               games.push_back(MatchGame{make_rules(variant_from_name(variant), options), opening_from_name(opening)});
+             return Match(std::move(games), target, next_starter_from_name(next_starter));
            }),
            py::arg("cycle"), py::arg("target"), py::arg("next_starter"))
       .def_property_readonly("phase", [](const Match& mt) {
@@ -595,17 +597,9 @@ PYBIND11_MODULE(_core, m) {
                                 std::int64_t first, std::int64_t matches, std::uint64_t seed, int threads,
                                 int max_plies, double time_limit) {
     std::vector<MatchGame> games;
-    for (const auto& [variant, options, opening] : cycle) {
-      if (opening != "reroll" && opening != "use_opening_dice")
-        throw std::invalid_argument("opening must be 'reroll' or 'use_opening_dice'");
-      games.push_back(MatchGame{make_rules(variant_from_name(variant), options),
-                                opening == "reroll" ? Opening::Reroll : Opening::UseOpeningDice});
-    }
-    int ns;
-    if (next_starter == "previous_winner") ns = static_cast<int>(NextStarter::PreviousWinner);
-    else if (next_starter == "roll_off") ns = static_cast<int>(NextStarter::RollOff);
-    else if (next_starter == "alternate") ns = static_cast<int>(NextStarter::Alternate);
-    else throw std::invalid_argument("next_starter must be previous_winner, roll_off or alternate");
+    for (const auto& [variant, options, opening] : cycle)
+      games.push_back(MatchGame{make_rules(variant_from_name(variant), options), opening_from_name(opening)});
+    const int ns = static_cast<int>(next_starter_from_name(next_starter));
     if (target < 1 || target > 999) throw std::invalid_argument("target must be 1..999");
     PlayerSpec specs[2];
     std::vector<const Rules*> all;

@@ -59,9 +59,7 @@ void copy_in(float* dst, const FloatsIn& src, std::vector<py::ssize_t> shape, co
 }
 
 void check_family(const NeuralEvaluator& ev, const Rules& rules) {
-  if (!ev.supports(rules))
-    throw std::invalid_argument("a net of family '" + ev.net().family() + "' cannot evaluate " + rules.info().name +
-                                " (family '" + net_family(rules.variant) + "')");
+  if (!ev.supports(rules)) throw std::invalid_argument(ev.refusal(rules));
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
+#include "tavli/playout.h"
 #include "tavli/rng.h"
+#include "tavli/scratch.h"
 #include "tavli/search.h"
 
 namespace tavli {
@@ -44,15 +46,12 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
   parallel_ranges(n, t, [&](std::int64_t b, std::int64_t e, int w) {
     // One generator per worker; the calling thread reuses its own across calls.
     std::unique_ptr<MoveGenerator> own_gen;
-    std::unique_ptr<MoveList> own_list;
-    thread_local MoveList caller_list;
+    Scratch<MoveList> plays;
     MoveGenerator* gen = &thread_generator();
-    MoveList* list = &caller_list;
+    MoveList* list = plays.get();
     if (t > 1) {
       own_gen = std::make_unique<MoveGenerator>();
-      own_list = std::make_unique<MoveList>();
       gen = own_gen.get();
-      list = own_list.get();
     }
     std::uint8_t row[kRowBytes];
     for (std::int64_t i = b; i < e; ++i) {
@@ -109,11 +108,11 @@ void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, st
     dice.push_back(a);
     dice.push_back(b);
     gen.generate(pos, rules, d, list);
-    const Position before = pos;
-    pos = list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))].result;
-    pos.flip();
-    mover = other(mover);
-    if (outcome_after_play(before, pos, rules, mover)) {
+    const PlyResult step =
+        advance(pos, list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))], rules, mover);
+    pos = step.position;
+    mover = step.to_move;
+    if (step.outcome) {
       pos = start_position(rules);
       mover = kWhite;
     }

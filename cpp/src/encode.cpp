@@ -8,14 +8,7 @@
 
 namespace tavli {
 
-Encoding default_encoding(const Rules& rules) {
-  switch (rules.contact) {
-    case Contact::Hit: return Encoding::Tesauro;
-    case Contact::Pin: return Encoding::Plakoto;
-    case Contact::Block: return Encoding::Block;
-  }
-  return Encoding::Block;
-}
+Encoding default_encoding(const Rules& rules) { return encoding_from_name(rules.info().facts.encoding); }
 
 bool encoding_fits(Encoding e, const Rules& rules) {
   return e == default_encoding(rules) || (e == Encoding::Expert && rules.contact == Contact::Hit);

@@ -42,9 +42,7 @@ Probabilities terminal_probabilities(const Outcome& o, Player to_move) {
 
 namespace {
 
-inline std::uint32_t in_other_frame(std::uint32_t occ, Movement m) {
-  return m == Movement::Parallel ? rotate12(occ) : reverse24(occ);
-}
+inline std::uint32_t in_other_frame(std::uint32_t occ, Movement m) { return facing_points(m, occ); }
 
 // One pass over a side's points: what the features need.
 struct SideSummary {

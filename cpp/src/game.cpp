@@ -1,6 +1,8 @@
 #include "tavli/game.h"
 
 #include "tavli/check.h"
+#include "tavli/playout.h"
+#include "tavli/scratch.h"
 
 #include <algorithm>
 
@@ -38,9 +40,7 @@ Position start_position(const Rules& rules) {
 
 namespace {
 
-int opp_index(const Rules& rules, int my_r) {
-  return rules.movement == Movement::Parallel ? (my_r + 12) % 24 : 23 - my_r;
-}
+int opp_index(const Rules& rules, int my_r) { return facing_point(rules.movement, my_r); }
 
 // Plakoto (RULES.md §5.4): the side's start holds exactly one of its checkers, and it is pinned.
 bool mother_pinned(const SideState& s) { return s.n[0] == 1 && (s.pinned & 1u); }
@@ -200,13 +200,6 @@ MoveGenerator& thread_generator() {
   return gen;
 }
 
-namespace {
-MoveList& thread_list() {
-  thread_local MoveList list;
-  return list;
-}
-}  // namespace
-
 Game::Game(const Rules& rules) : rules_(rules), pos_(start_position(rules)) {}
 
 Game::Game(const Rules& rules, const Position& pos, Player to_move) : rules_(rules), pos_(pos), turn_(to_move) {
@@ -219,7 +212,8 @@ void Game::legal_plays(Dice dice, MoveList& out) const {
 }
 
 Play Game::find_play_by_result(const Position& result, Dice dice) const {
-  MoveList& list = thread_list();
+  Scratch<MoveList> plays;
+  MoveList& list = *plays;
   legal_plays(dice, list);
   for (const Play& p : list)
     if (p.result == result) return p;
@@ -239,12 +233,11 @@ Play Game::push(const Play& play, Dice dice) {
   if (!(legal.result == play.result))
     throw IllegalMove("this play belongs to another position (its steps lead elsewhere here)");
   history_.push_back(Undo{pos_, turn_, played_, decided_});
-  const Position before = pos_;
-  pos_ = legal.result;
-  pos_.flip();
-  turn_ = other(turn_);
+  PlyResult step = advance(pos_, legal, rules_, turn_);
+  pos_ = step.position;
+  turn_ = step.to_move;
   played_ = true;
-  decided_ = outcome_after_play(before, pos_, rules_, turn_);
+  decided_ = step.outcome;
   check_position(pos_);
   return legal;
 }

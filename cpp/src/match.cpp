@@ -4,6 +4,18 @@
 
 namespace tavli {
 
+Opening opening_from_name(const std::string& name) {
+  if (name == opening_name(Opening::Reroll)) return Opening::Reroll;
+  if (name == opening_name(Opening::UseOpeningDice)) return Opening::UseOpeningDice;
+  throw std::invalid_argument("opening must be 'reroll' or 'use_opening_dice', got '" + name + "'");
+}
+
+NextStarter next_starter_from_name(const std::string& name) {
+  for (NextStarter n : {NextStarter::PreviousWinner, NextStarter::RollOff, NextStarter::Alternate})
+    if (name == next_starter_name(n)) return n;
+  throw std::invalid_argument("next_starter must be 'previous_winner', 'roll_off' or 'alternate', got '" + name + "'");
+}
+
 Match::Match(std::vector<MatchGame> cycle, int target, NextStarter next_starter)
     : cycle_(std::move(cycle)), target_(target), next_starter_(next_starter),
       game_(cycle_.empty() ? make_rules(Variant::Fevga) : cycle_.front().rules) {

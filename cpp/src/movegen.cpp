@@ -10,9 +10,7 @@ namespace tavli {
 namespace {
 
 // The opponent's occupancy seen in the mover's frame.
-inline std::uint32_t opp_in_my_frame(std::uint32_t opp_occ, Movement m) {
-  return m == Movement::Parallel ? rotate12(opp_occ) : reverse24(opp_occ);
-}
+inline std::uint32_t opp_in_my_frame(std::uint32_t opp_occ, Movement m) { return facing_points(m, opp_occ); }
 
 // Runner rule (RULES.md §6.4): in the runner phase, checkers on r0 may not move while a checker
 // stands on 1..threshold-1. Returns the mask of points whose checkers may move.

@@ -32,22 +32,7 @@ namespace tavli {
 
 // --- families ------------------------------------------------------------------------------------
 
-const char* net_family(Variant v) {
-  switch (v) {
-    case Variant::Backgammon:
-    case Variant::Portes:
-    case Variant::Tavla:
-    case Variant::Nackgammon:
-    case Variant::Hypergammon: return "backgammon";
-    case Variant::Plakoto: return "plakoto";
-    case Variant::Fevga:
-    case Variant::Moultezim:
-    case Variant::Jacquet: return "fevga";
-    case Variant::Narde: return "narde";
-    case Variant::Tawla31: return "tawla31";
-  }
-  return "";
-}
+const char* net_family(Variant v) { return variant_info(v).facts.net_family.c_str(); }
 
 namespace {
 constexpr const char* kFamilies[] = {"backgammon", "plakoto", "fevga", "narde", "tawla31"};
@@ -623,10 +608,14 @@ NeuralEvaluator::NeuralEvaluator(std::shared_ptr<const NeuralNet> net) : net_(st
 
 bool NeuralEvaluator::supports(const Rules& rules) const { return net_->family() == net_family(rules.variant); }
 
+std::string NeuralEvaluator::refusal(const Rules& rules) const {
+  if (supports(rules)) return {};
+  return "a net of family '" + net_->family() + "' cannot evaluate " + rules.info().name + " (family '" +
+         net_family(rules.variant) + "')";
+}
+
 void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const {
-  if (!supports(rules))
-    throw std::invalid_argument("a net of family '" + net_->family() + "' cannot evaluate " + rules.info().name +
-                                " (family '" + net_family(rules.variant) + "')");
+  if (!supports(rules)) throw std::invalid_argument(refusal(rules));
   const int I = net_->inputs();
   thread_local std::vector<float> x, y;
   thread_local std::vector<int> which;

@@ -2,6 +2,7 @@
 #include "tavli/notation.h"
 
 #include "tavli/base64.h"
+#include "tavli/scratch.h"
 
 #include <algorithm>
 #include <cctype>
@@ -233,7 +234,8 @@ Play play_from_text(const Game& game, Dice dice, const std::string& text) {
     }
   }
   // The legal plays leading to that side; several only when they differ in what they hit on the way.
-  thread_local MoveList list;
+  Scratch<MoveList> plays;
+  MoveList& list = *plays;
   game.legal_plays(dice, list);
   std::vector<const Play*> found;
   for (const Play& p : list)

@@ -8,7 +8,9 @@
 
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
+#include "tavli/playout.h"
 #include "tavli/rng.h"
+#include "tavli/scratch.h"
 #include "tavli/search.h"
 
 namespace tavli {
@@ -45,9 +47,8 @@ Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev,
   const bool second_stratified = opt.stratify && i < opt.trials / kBlock * kBlock;
   // Per-thread scratch: a generator's tables and a move list are too big to build for every trial.
   MoveGenerator& gen = thread_generator();
-  thread_local MoveList list;
-  thread_local std::vector<Position> batch;
-  thread_local std::vector<Probabilities> vals;
+  Scratch<MoveList> plays;
+  MoveList& list = *plays;
   // Colours only label the sides here: the original mover is White.
   Position pos = start;
   Player mover = kWhite;
@@ -64,12 +65,11 @@ Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev,
       dice = Dice{a, b};
     }
     gen.generate(pos, rules, dice, list);
-    const int k = choose_play(opt.player, ev, pos, rules, dice, list, rng, batch, vals);
-    const Position before = pos;
-    pos = list[k].result;
-    pos.flip();
-    mover = other(mover);
-    if (const auto o = outcome_after_play(before, pos, rules, mover)) return Trial{terminal_probabilities(*o, kWhite)};
+    const int k = choose_play(opt.player, ev, pos, rules, dice, list, rng);
+    const PlyResult step = advance(pos, list[k], rules, mover);
+    pos = step.position;
+    mover = step.to_move;
+    if (step.outcome) return Trial{terminal_probabilities(*step.outcome, kWhite)};
   }
   const Probabilities v = value_unfinished(pos, rules, ev, opt.player);
   return Trial{mover == kWhite ? v : v.inverted(), true};

@@ -8,6 +8,7 @@
 
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
+#include "tavli/scratch.h"
 
 namespace tavli {
 namespace {
@@ -281,8 +282,8 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   if (game_outcome(pos, rules, kWhite)) throw IllegalMove("the game is over: there are no legal plays");
   Budget budget;
   start_budget(budget, opt);
-  thread_local MoveList root_list;
-  MoveList& list = root_list;  // a reference: worker threads must see the caller's list
+  Scratch<MoveList> root_list;
+  MoveList& list = *root_list;  // a reference: worker threads must see the caller's list
   thread_generator().generate(pos, rules, dice, list);
   const int n = list.size();
 

@@ -2,21 +2,24 @@
 
 #include <algorithm>
 
+#include "tavli/best_play.h"
 #include "tavli/interrupt.h"
 #include "tavli/match.h"
 #include "tavli/parallel.h"
+#include "tavli/playout.h"
 #include "tavli/rng.h"
+#include "tavli/scratch.h"
 
 namespace tavli {
 
 int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
-                const MoveList& list, Rng& rng, std::vector<Position>& batch, std::vector<Probabilities>& vals) {
+                const MoveList& list, Rng& rng) {
   if (list.size() == 1) return 0;
   switch (p.kind) {
     case PlayerSpec::Kind::Random:
       return static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())));
     case PlayerSpec::Kind::Greedy:
-      return greedy_play(ev, pos, rules, list, batch, vals);
+      return best_play(ev, pos, rules, list);
     case PlayerSpec::Kind::Search: {
       SearchOptions opt;
       opt.plies = p.plies;
@@ -43,31 +46,6 @@ OpeningThrow roll_opening(const Rules& rules, Rng& rng) {
   return o;
 }
 
-int greedy_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
-                std::vector<Position>& batch, std::vector<Probabilities>& vals) {
-  if (list.size() == 1) return 0;
-  // The play whose resulting position is statically best for us (finished games exactly).
-  batch.clear();
-  for (const Play& pl : list) {
-    batch.push_back(pl.result);
-    batch.back().flip();
-  }
-  vals.resize(batch.size());
-  ev.evaluate(batch.data(), static_cast<int>(batch.size()), rules, vals.data());
-  int best = 0;
-  float best_eq = -1e9f;
-  for (int i = 0; i < list.size(); ++i) {
-    const auto o = outcome_after_play(pos, batch[static_cast<std::size_t>(i)], rules, kWhite);
-    const float eq = o ? terminal_probabilities(*o, kWhite).inverted().equity()
-                       : vals[static_cast<std::size_t>(i)].inverted().equity();
-    if (eq > best_eq) {
-      best_eq = eq;
-      best = i;
-    }
-  }
-  return best;
-}
-
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
                       Trajectory* trajectory) {
   Rng rng(seed);
@@ -86,15 +64,14 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   out.starter = static_cast<std::int8_t>(mover);
   // Per-thread scratch: a generator's tables and a move list are too big to build for every game.
   MoveGenerator& gen = thread_generator();
-  thread_local MoveList list;
-  thread_local std::vector<Position> batch;
-  thread_local std::vector<Probabilities> vals;
+  Scratch<MoveList> plays;
+  MoveList& list = *plays;
   std::uint8_t row[kRowBytes];
   for (int ply = 0; ply < opt.max_plies; ++ply) {
     check_stop();
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
-    const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng, batch, vals);
+    const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng);
     if (trajectory) {
       pos.to_row(row, mover);
       trajectory->positions.insert(trajectory->positions.end(), row, row + kRowBytes);
@@ -106,12 +83,11 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
         trajectory->steps.push_back(used ? list[i].steps[k].to : static_cast<std::int8_t>(-2));
       }
     }
-    const Position before = pos;
-    pos = list[i].result;
-    pos.flip();
-    mover = other(mover);
+    const PlyResult step = advance(pos, list[i], rules, mover);
+    pos = step.position;
+    mover = step.to_move;
     out.plies = ply + 1;
-    if (const auto o = outcome_after_play(before, pos, rules, mover)) {
+    if (const auto& o = step.outcome) {
       out.winner = static_cast<std::int8_t>(o->winner);
       out.points = static_cast<std::int8_t>(o->points);
       out.kind = static_cast<std::int8_t>(o->kind);
@@ -142,9 +118,8 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
     Rng rng(Rng::derive(seed, static_cast<std::uint64_t>(first + i)));
     Match m(cycle, target, static_cast<NextStarter>(next_starter));
     MoveGenerator& gen = thread_generator();
-    thread_local MoveList list;
-    thread_local std::vector<Position> batch;
-    thread_local std::vector<Probabilities> vals;
+    Scratch<MoveList> plays;
+    MoveList& list = *plays;
     int plies_this_game = 0, games_seen = 0;
     while (m.phase() != Match::Phase::Over) {
       if (m.phase() == Match::Phase::Opening) {
@@ -167,7 +142,7 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
       const Game& g = m.game();
       gen.generate(g.position(), g.rules(), dice, list);
       const int k =
-          choose_play(players[g.turn()], players[g.turn()].eval(), g.position(), g.rules(), dice, list, rng, batch, vals);
+          choose_play(players[g.turn()], players[g.turn()].eval(), g.position(), g.rules(), dice, list, rng);
       m.play(list[k], dice);
     }
     MatchSummary& r = out[static_cast<std::size_t>(i)];

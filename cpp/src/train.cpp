@@ -6,7 +6,9 @@
 #include <stdexcept>
 
 #include "tavli/parallel.h"
+#include "tavli/playout.h"
 #include "tavli/rng.h"
+#include "tavli/scratch.h"
 #include "tavli/sim.h"
 
 namespace tavli {
@@ -285,21 +287,18 @@ VsResult evaluate_vs(std::shared_ptr<const NeuralNet> net, const Rules& rules, c
     Position pos = start_position(rules);
     Player mover = opening.mover;
     MoveGenerator& gen = thread_generator();
-    thread_local MoveList list;
-    thread_local std::vector<Position> batch;
-    thread_local std::vector<Probabilities> vals;
+    Scratch<MoveList> plays;
+    MoveList& list = *plays;
     for (int ply = 0; ply < max_plies; ++ply) {
       const Dice dice = opening.next_dice(dice_rng);
       gen.generate(pos, rules, dice, list);
       const int i = mover == net_side
-                        ? choose_play(net_player, nev, pos, rules, dice, list, choice_rng, batch, vals)
-                        : choose_play(opponent_player, heuristic_evaluator(), pos, rules, dice, list, choice_rng,
-                                      batch, vals);
-      const Position before = pos;
-      pos = list[i].result;
-      pos.flip();
-      mover = other(mover);
-      if (const auto o = outcome_after_play(before, pos, rules, mover)) {
+                        ? choose_play(net_player, nev, pos, rules, dice, list, choice_rng)
+                        : choose_play(opponent_player, heuristic_evaluator(), pos, rules, dice, list, choice_rng);
+      const PlyResult step = advance(pos, list[i], rules, mover);
+      pos = step.position;
+      mover = step.to_move;
+      if (const auto& o = step.outcome) {
         Outcome r = *o;
         // Recorded relative to the net: winner 0 the net, 1 the opponent, -1 a draw.
         if (r.winner >= 0) r.winner = r.winner == static_cast<int>(net_side) ? 0 : 1;

@@ -56,6 +56,7 @@ std::vector<VariantInfo> build_table() {
                  "R2: no six in r12..r17 (R2a), none of r13..r18 all held while the opponent has a start stack (R2b), "
                  "at most four of r12..r17 (R2c) (D-R2)"},
                 unblock_option(0), unblock_priority_option()}});
+  t.back().facts = {"fevga", "block", NextStarter::PreviousWinner, 5};
   t.push_back({Variant::Moultezim, "moultezim", {"moultezin", "multezim", "μουλτεζίμ"}, Movement::Parallel,
                Contact::Block, StartLayout::Stack, false,
                {runner_threshold_option(),
@@ -63,6 +64,7 @@ std::vector<VariantInfo> build_table() {
                  "prime limit: at most four points of the opponent's starting table (R2c, bkgm), "
                  "not all of one's own starting quarter (R1, pbmserv/FIBS), or none (D-MOULTEZIM)"},
                 startq_option(false), unblock_option(2), unblock_priority_option()}});
+  t.back().facts = {"fevga", "block", NextStarter::RollOff, 5};
   t.push_back({Variant::Plakoto, "plakoto", {"πλακωτό", "plakwto", "tapa"}, Movement::Contrary, Contact::Pin,
                StartLayout::Stack, false,
                {{"bearoff_with_pinned", {{"false", "no", "0"}, {"true", "yes", "1"}}, 0, false,
@@ -70,11 +72,15 @@ std::vector<VariantInfo> build_table() {
                 {"mother", {{"state"}, {"at_pin_only"}, {"off", "none"}}, 0, false,
                  "mother rule: judged on every position (state), only when the pin is made, or off (D-MOTHER)"},
                 {"mother_points", {{"2"}, {"3"}}, 0, true, "points for a mother win (D-MOTHER)"}}});
+  t.back().facts = {"plakoto", "plakoto", NextStarter::PreviousWinner, 5};
   t.push_back({Variant::Portes, "portes", {"πόρτες"}, Movement::Contrary, Contact::Hit, StartLayout::Backgammon, false, {}});
+  t.back().facts = {"backgammon", "tesauro", NextStarter::PreviousWinner, 5};
   t.push_back({Variant::Tavla, "tavla", {"tavla-tr", "τάβλα"}, Movement::Contrary, Contact::Hit,
                StartLayout::Backgammon, false, {}});
+  t.back().facts = {"backgammon", "tesauro", NextStarter::PreviousWinner, 5};
   t.push_back({Variant::Backgammon, "backgammon", {"bg", "gnubg"}, Movement::Contrary, Contact::Hit,
                StartLayout::Backgammon, true, {}, true});
+  t.back().facts = {"backgammon", "tesauro", NextStarter::RollOff, 5};
   t.push_back({Variant::Narde, "narde", {"long-narde", "long_nardy", "nardy", "нарды", "длинные нарды"},
                Movement::Parallel, Contact::Block, StartLayout::Stack, false,
                {{"head_doubles", {{"643", "6-4-3"}, {"64", "6-4"}}, 0, false,
@@ -85,6 +91,7 @@ std::vector<VariantInfo> build_table() {
                  "an opponent's borne-off checker counts as ahead of a six-prime (D-NARDE-PRIME)"},
                 {"koks", {{"false", "no", "0"}, {"true", "yes", "1"}}, 0, false,
                  "house rule: 3 points when the loser bore off none and has a checker in the winner's home (D-NARDE-SCORE)"}}});
+  t.back().facts = {"narde", "block", NextStarter::PreviousWinner, 5};
   // Kin games (RULES-KIN.md). Not offered: Jacquet's reading B (`ruleset=moulidars`: hitting), which
   // RULES-KIN.md §2.10 leaves unspecified until a primary text has been read.
   t.push_back({Variant::Jacquet, "jacquet", {"jacquet-de-versailles", "jaquet"}, Movement::Parallel, Contact::Block,
@@ -98,14 +105,17 @@ std::vector<VariantInfo> build_table() {
                 {"double_win", {{"true", "yes", "1", "on"}, {"false", "no", "0", "off"}}, 0, false,
                  "2 points when the loser has borne off none (K-DOUBLE)"},
                 dead_position_option()}});
+  t.back().facts = {"fevga", "block", NextStarter::RollOff, 5};
   t.push_back({Variant::Tawla31, "tawla31", {"tawla-31", "tawla_31", "maghribiyyah", "mughrabieh", "moughrabieh"},
                Movement::Contrary, Contact::Block, StartLayout::Stack, false,
                {{"movement", {{"contrary"}, {"parallel"}}, 0, false,
                  "the sides move in opposite directions (every rule source), or in parallel (the Fevga infobox "
                  "reading, W-MOVE)"},
                 kin_runner_threshold_option(), runner_release_option(), dead_position_option()}});
+  t.back().facts = {"tawla31", "block", NextStarter::PreviousWinner, 31};
   t.push_back({Variant::Nackgammon, "nackgammon", {"nack"}, Movement::Contrary, Contact::Hit,
                StartLayout::Nackgammon, true, {}, true});
+  t.back().facts = {"backgammon", "tesauro", NextStarter::RollOff, 5};
   t.push_back({Variant::Hypergammon, "hypergammon", {"hyper", "hypergammon3"}, Movement::Contrary, Contact::Hit,
                StartLayout::Hyper, true,
                {{"checkers", {{"3"}, {"2"}, {"1"}}, 0, true, "checkers per side (gnubg hypergammon1..3)"},
@@ -113,10 +123,22 @@ std::vector<VariantInfo> build_table() {
                  "gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube "
                  "yet, so every win is then single (H-JACOBY)"}},
                true});
+  t.back().facts = {"backgammon", "tesauro", NextStarter::RollOff, 5};
   return t;
 }
 
 }  // namespace
+
+const char* opening_name(Opening o) { return o == Opening::Reroll ? "reroll" : "use_opening_dice"; }
+
+const char* next_starter_name(NextStarter n) {
+  switch (n) {
+    case NextStarter::PreviousWinner: return "previous_winner";
+    case NextStarter::RollOff: return "roll_off";
+    case NextStarter::Alternate: return "alternate";
+  }
+  return "";
+}
 
 const std::vector<VariantInfo>& variant_table() {
   static const std::vector<VariantInfo> table = build_table();

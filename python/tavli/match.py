@@ -18,31 +18,18 @@ from ._base.dice import parse_dice
 from ._base.options import to_pairs
 from .board import Board
 
-# Match kinds: the games in order (repeated) and the conventional default target.
+# Match kinds: the games in order (repeated) and the default target. The Greek Tavli match
+# (RULES.md §7.3) plays to 5; a one-game kind's target, opening and next starter are the variant
+# table's (cpp/src/variant.cpp: RULES.md §9 D-OPENING, D-NEXTSTART; RULES-KIN.md §1).
+_ONE_GAME_KINDS = ("tavla", "backgammon", "portes", "plakoto", "fevga", "moultezim", "narde", "jacquet", "tawla31",
+                   "nackgammon", "hypergammon")
+_FACTS = {v: _core.variant_info(v) for v in _ONE_GAME_KINDS}
 KINDS: dict[str, tuple[tuple[str, ...], int]] = {
-    "tavli": (("portes", "plakoto", "fevga"), 5),  # Greek Tavli match, RULES.md §7.3
-    "tavla": (("tavla",), 5),  # Turkish, to 1, 3, 5 or 7
-    "backgammon": (("backgammon",), 5),  # cubeless for now
-    "portes": (("portes",), 5),
-    "plakoto": (("plakoto",), 5),
-    "fevga": (("fevga",), 5),
-    "moultezim": (("moultezim",), 5),
-    "narde": (("narde",), 5),
-    # Kin games (RULES-KIN.md): Jacquet's target is agreed (no source: 5), Tawla 31 plays to 31.
-    "jacquet": (("jacquet",), 5),
-    "tawla31": (("tawla31",), 31),
-    "nackgammon": (("nackgammon",), 5),  # cubeless, as backgammon
-    "hypergammon": (("hypergammon",), 5),
+    "tavli": (("portes", "plakoto", "fevga"), 5),
+    **{v: ((v,), int(_FACTS[v]["match_target"])) for v in _ONE_GAME_KINDS},
 }
-# RULES.md §9 / D-OPENING and D-NEXTSTART defaults; RULES-KIN.md §1 for the kin games.
-OPENING = {"backgammon": "use_opening_dice", "nackgammon": "use_opening_dice", "hypergammon": "use_opening_dice"}
-NEXT_STARTER = {  # everything else: previous winner
-    "backgammon": "roll_off",
-    "moultezim": "roll_off",
-    "jacquet": "roll_off",
-    "nackgammon": "roll_off",
-    "hypergammon": "roll_off",
-}
+OPENING = {v: f["opening"] for v, f in _FACTS.items() if f["opening"] != "reroll"}
+NEXT_STARTER = {v: f["next_starter"] for v, f in _FACTS.items() if f["next_starter"] != "previous_winner"}
 
 RECORD_FORMAT = "tavli.match"
 RECORD_VERSION = 1

@@ -62,6 +62,9 @@ class Evaluator {
     evaluate(&p, 1, rules, &out);
     return out;
   }
+  // Why this evaluator cannot value the rules' game, or empty when it can (a single net serves its
+  // family only; the heuristic and a suite serve every game). For checks before a long call.
+  virtual std::string refusal(const Rules&) const { return {}; }
 };
 
 // Hand-written evaluators per family of games: a race formula once no checker can meet an

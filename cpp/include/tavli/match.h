@@ -20,8 +20,11 @@
 
 namespace tavli {
 
-enum class Opening : std::uint8_t { Reroll, UseOpeningDice };
-enum class NextStarter : std::uint8_t { PreviousWinner, RollOff, Alternate };
+// Opening and NextStarter are in variant.h (each game's defaults are in the variant table).
+// Their names ("reroll", "use_opening_dice"; "previous_winner", "roll_off", "alternate"), one
+// parser each: std::invalid_argument naming the allowed names.
+Opening opening_from_name(const std::string& name);
+NextStarter next_starter_from_name(const std::string& name);
 
 struct MatchGame {
   Rules rules;

@@ -58,12 +58,19 @@ struct Play {
 // What a step did to the opponent (for undo_step and move text).
 constexpr std::uint8_t kStepHit = 1, kStepPinned = 2, kStepReleased = 4;
 
-// Which opponent point faces the mover's point r.
+// The facing-point geometry, in this one place: which opponent point faces the mover's point r
+// (the same map takes the opponent's points to the mover's: it is its own inverse).
 template <Movement M>
 constexpr int facing_point(int r) {
   return M == Movement::Parallel ? (r + 12) % 24 : 23 - r;
 }
-inline int facing_point(Movement m, int r) { return m == Movement::Parallel ? (r + 12) % 24 : 23 - r; }
+constexpr int facing_point(Movement m, int r) {
+  return m == Movement::Parallel ? facing_point<Movement::Parallel>(r) : facing_point<Movement::Contrary>(r);
+}
+// The same map on a 24-bit mask of points (bit r = point r): one side's occupancy in the other's frame.
+constexpr std::uint32_t facing_points(Movement m, std::uint32_t mask) {
+  return m == Movement::Parallel ? rotate12(mask) : reverse24(mask);
+}
 
 // Moves one checker of the side to move in place, with what landing does in the game: a hit sends
 // a lone opposing checker to the bar, a pin pins it, and the last checker leaving a point releases

@@ -138,6 +138,7 @@ class NeuralEvaluator final : public Evaluator {
   // Throws std::invalid_argument when `rules` is not a game of the net's family.
   void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override;
   bool supports(const Rules& rules) const;
+  std::string refusal(const Rules& rules) const override;
   const NeuralNet& net() const { return *net_; }
 
  private:

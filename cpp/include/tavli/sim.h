@@ -68,18 +68,12 @@ struct OpeningThrow {
 };
 OpeningThrow roll_opening(const Rules& rules, Rng& rng);
 
-// The 0-ply greedy choice by an evaluator: the index in `list` of the play whose resulting position
-// `ev` values best for the mover (finished games valued exactly). `pos` is the position the plays
-// are made from; `batch` and `vals` are caller-owned scratch.
-int greedy_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
-                std::vector<Position>& batch, std::vector<Probabilities>& vals);
-
 // Index in `list` (the plays of `dice` from `pos`) of the play `p` chooses, with `ev` behind the
-// greedy and search players; the random player draws from `rng`. A single play is taken without
-// asking anyone. `batch` and `vals` are caller-owned scratch. (Self-play passes each player's own
-// eval(); rollouts (rollout.h) pass their evaluator.)
+// greedy (best_play.h) and search players; the random player draws from `rng`. A single play is
+// taken without asking anyone. (Self-play passes each player's own eval(); rollouts (rollout.h)
+// pass their evaluator.)
 int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
-                const MoveList& list, Rng& rng, std::vector<Position>& batch, std::vector<Probabilities>& vals);
+                const MoveList& list, Rng& rng);
 
 // One game, its dice from Rng(seed).
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,

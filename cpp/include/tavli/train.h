@@ -128,8 +128,8 @@ struct VsResult {
   std::int64_t net_points = 0, opponent_points = 0;
 };
 
-// `games` games between the net's 0-ply player (greedy_play with a NeuralEvaluator: the bear-off
-// table in home races, as in analysis) and `opponent`: "heuristic" (greedy_play with the heuristic
+// `games` games between the net's 0-ply player (best_play with a NeuralEvaluator: the bear-off
+// table in home races, as in analysis) and `opponent`: "heuristic" (best_play with the heuristic
 // evaluator, simulate's "greedy") or "random" (uniform over the distinct plays). Mirrored in pairs:
 // games 2k and 2k + 1 use the same dice, from Rng(Rng::derive(seed, k)), the net White in game 2k
 // and Black in game 2k + 1 (the random player draws from a separate generator per game). On up to

@@ -82,6 +82,21 @@ struct OptionSpec {
   std::string help;
 };
 
+// How a match game starts (the opening roll's dice played, or rolled again: RULES.md §9), and who
+// starts the next game of a match.
+enum class Opening : std::uint8_t { Reroll, UseOpeningDice };
+enum class NextStarter : std::uint8_t { PreviousWinner, RollOff, Alternate };
+const char* opening_name(Opening o);
+const char* next_starter_name(NextStarter n);
+
+// Facts about a game beyond its rules, for the layers above (nets, matches, Python).
+struct GameFacts {
+  std::string net_family;  // the nets' family (nnet.h): games one net can value share it
+  std::string encoding;    // the nets' default input encoding (encode.h's names)
+  NextStarter next_starter = NextStarter::PreviousWinner;  // RULES.md §9 D-NEXTSTART, RULES-KIN.md §1
+  int match_target = 5;    // the conventional match length
+};
+
 struct VariantInfo {
   Variant variant;
   std::string name;
@@ -92,6 +107,7 @@ struct VariantInfo {
   bool opening_dice;  // by default the starter plays the two opening dice (else he rolls again)
   std::vector<OptionSpec> options;
   bool takes_cube = false;  // the doubling cube (cube.h): Backgammon, Nackgammon, Hypergammon
+  GameFacts facts;
 };
 
 const std::vector<VariantInfo>& variant_table();
