@@ -342,9 +342,10 @@ def _render(body: RenderRequest, budget: Budget) -> Response:
 
 
 def _simulated(variant: str, games: int, players: list[str], seed: int, options: dict[str, Any],
-               budget: Budget) -> dict[str, Any]:
+               budget: Budget) -> dict[str, np.ndarray]:
     """Games 0.. of the seed's sequence in chunks of about SIM_CHUNK_SECONDS, until all are played or
-    the budget is spent (the games played are those of one whole run: game i is seeded by (seed, i))."""
+    the budget is spent (the games played are those of one whole run: game i is seeded by (seed, i)).
+    No games at all when the budget ran out inside the first chunk (empty arrays)."""
     per_game = sum(SIM_PLAYERS[s] for s in players)
     chunk = max(1, int(min(SIM_CHUNK_SECONDS, budget.seconds / 4) / per_game))
     parts = []
@@ -357,9 +358,8 @@ def _simulated(variant: str, games: int, players: list[str], seed: int, options:
         except TimeoutError:  # the budget ran out inside this chunk, which returns nothing partial
             break
         played += n
-    if not parts:  # not even one chunk fitted: no games, in the arrays' own shapes
-        parts.append(tavli.simulate(variant, 0, players, seed=seed, threads=1, **options))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    keys = ("winner", "points", "kind", "plies")
+    return {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, np.int64) for k in keys}
 
 
 def _simulate(body: SimulateRequest, budget: Budget) -> JSONResponse:
@@ -381,7 +381,7 @@ def _simulate(body: SimulateRequest, budget: Budget) -> JSONResponse:
         "unfinished": int((kind == 0).sum()),
         "points": [int(points[winner == 0].sum()), int(points[winner == 1].sum())],
         "kinds": {name: int((kind == k).sum()) for k, name in RESULT_KINDS.items() if (kind == k).any()},
-        "mean_plies": float(r["plies"].mean()),
+        "mean_plies": float(r["plies"].mean()) if len(winner) else None,  # no mean of no games
     })
 
 
@@ -428,6 +428,15 @@ def _match_move(body: MatchMoveRequest, budget: Budget) -> JSONResponse:
 
 
 # --- the app ----------------------------------------------------------------------------------------
+def _build_engine_tables() -> None:
+    """Builds the engine's one-time table now: the one-sided bear-off table (about a CPU second),
+    which the first evaluation of a race with every checker home would otherwise build inside
+    some request, past that request's budget (a search's static level is never interrupted)."""
+    last_checkers = [0] * 23 + [1]
+    tavli.Board.from_dict({"variant": "backgammon", "turn": 0, "mover": last_checkers, "opponent": last_checkers,
+                           "bar": [0, 0], "off": [14, 14]}).evaluate(plies=0, evaluator="heuristic")
+
+
 def _busy(exc: Busy) -> JSONResponse:
     return error_response(503, None, str(exc), {"Retry-After": str(exc.retry_after)})
 
@@ -442,6 +451,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
         raise ValueError(f"cpu_budget must be over 0 and at most {CPU_BUDGET} s, got {cpu_budget!r}")
     queue = max(MIN_WAITING, WAITING_PER_WORKER * workers) if queue is None else queue
     pool = WorkPool(workers, queue, cpu_budget)
+    _build_engine_tables()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
