@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator, Iterator, Sequence
 
 import numpy as np
 
@@ -31,6 +31,8 @@ from tavli._dice import parse_dice
 from tavli.match import KINDS as MATCH_KINDS
 from tavli.sim import KINDS as RESULT_KINDS
 
+from .cors import add_cors, checked_origins
+from .docs import offline_docs_app
 from .framing import RequestFraming, error_response
 from .work import AdmitWhenRoom, Budget, Busy, WorkPool, call_within, default_workers
 
@@ -441,14 +443,18 @@ def _busy(exc: Busy) -> JSONResponse:
     return error_response(503, None, str(exc), {"Retry-After": str(exc.retry_after)})
 
 
-def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budget: float = CPU_BUDGET) -> FastAPI:
+def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budget: float = CPU_BUDGET,
+               cors_origins: Sequence[str] = ()) -> FastAPI:
     """The app. `workers`: engine threads (default: the CPUs this process may use); `queue`: requests
     that may wait for one (default WAITING_PER_WORKER per worker, at least MIN_WAITING; more get
     503 + Retry-After);
-    `cpu_budget`: the CPU seconds one request may cost (default CPU_BUDGET, at most that)."""
+    `cpu_budget`: the CPU seconds one request may cost (default CPU_BUDGET, at most that);
+    `cors_origins`: the web origins ("https://example.org", or "*" for any) whose pages may call the
+    API from a browser (server/cors.py; none by default)."""
     workers = default_workers() if workers is None else workers
     if not 0 < cpu_budget <= CPU_BUDGET:
         raise ValueError(f"cpu_budget must be over 0 and at most {CPU_BUDGET} s, got {cpu_budget!r}")
+    origins = checked_origins(cors_origins)
     queue = max(MIN_WAITING, WAITING_PER_WORKER * workers) if queue is None else queue
     pool = WorkPool(workers, queue, cpu_budget)
     _build_engine_tables()
@@ -458,7 +464,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
         yield
         pool.shutdown()
 
-    app = FastAPI(
+    app = offline_docs_app(  # FastAPI, with /docs and /redoc served from the package (server/docs.py)
         title="tavli",
         version=tavli.__version__,
         description="The tavli engine over HTTP: positions, legal plays, analysis, self-play and matches. "
@@ -467,7 +473,8 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
         lifespan=lifespan,
     )
     app.add_middleware(AdmitWhenRoom, pool=pool, is_work=lambda scope: scope["method"] == "POST", refuse=_busy)
-    app.add_middleware(RequestFraming, max_bytes=MAX_BODY_BYTES)  # added last: runs first
+    app.add_middleware(RequestFraming, max_bytes=MAX_BODY_BYTES)
+    add_cors(app, origins)  # added last: runs first, so its headers reach every answer, refusals too
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -587,8 +594,10 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, workers: int | None = None, queue: int | None = None,
-          **uvicorn_options: Any) -> None:
-    """Runs the API with uvicorn (blocking; Ctrl-C stops it); `workers`, `queue` as in create_app."""
+          cors_origins: Sequence[str] = (), **uvicorn_options: Any) -> None:
+    """Runs the API with uvicorn (blocking; Ctrl-C stops it); `workers`, `queue`, `cors_origins` as
+    in create_app."""
     import uvicorn
 
-    uvicorn.run(create_app(workers=workers, queue=queue), host=host, port=port, **uvicorn_options)
+    app = create_app(workers=workers, queue=queue, cors_origins=cors_origins)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options)
