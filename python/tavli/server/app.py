@@ -586,7 +586,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
 
     from .records import add_routes as add_record_routes  # POST /record/open: the record viewer's data
 
-    add_record_routes(app, API, ApiError)
+    add_record_routes(app, API, ApiError, pool.run)
     from .cube import add_routes as add_cube_routes  # POST /cube: the cube decision
 
     add_cube_routes(app, API, ApiError, pool.run, call_within)
