@@ -6,7 +6,7 @@ app's work pool; a review stops at the request's CPU budget (a 422 naming review
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -98,7 +98,7 @@ def record_view(text: str, fmt: str, review_plies: int | None,
             "reviewed": review_plies is not None}
 
 
-def add_routes(app: FastAPI, api: str, api_error: type, run: Callable[..., Any]) -> None:
+def add_routes(app: FastAPI, api: str, api_error: type, run: Callable[..., Awaitable[JSONResponse]]) -> None:
     """Adds the endpoints to the app (api: the path prefix; api_error(field, message) the refusal;
     `run(fn, body)` queues fn(body, budget) on the app's work pool)."""
 
