@@ -33,6 +33,7 @@ import re
 import sys
 import tempfile
 import zlib
+from pathlib import Path
 
 import numpy as np
 
@@ -1072,6 +1073,7 @@ _BG = tavli.Board("backgammon")
 _MATCH_RECORD = tavli.Match("tavli", 1).to_record()
 _OPENED = tavli.Match("backgammon", 1)
 _OPENED.roll_opening(6, 5)
+_HAND_MAT = (Path(__file__).resolve().parent.parent / "tests" / "data" / "io" / "hand_3pt.mat").read_text()
 HTTP_SEEDS = [
     ("/new", {"variant": "fevga", "options": {"runner_threshold": 12}}),
     ("/roll", {"seed": 5}),
@@ -1086,6 +1088,11 @@ HTTP_SEEDS = [
     ("/match/opening", {"record": _MATCH_RECORD, "dice": [6, 1]}),
     ("/match/play", {"record": _OPENED.to_record(), "dice": [6, 5], "play": {"text": "24/13"}}),
     ("/match/move", {"record": _OPENED.to_record(), "dice": [6, 5], "plies": 0}),
+    ("/cube", {"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "plies": 0}),
+    ("/cube", {"position": _BG.id(), "cube": {"value": 2, "owner": 0}, "match": {"length": 5, "score": [1, 2]},
+               "probabilities": [0.6, 0.2, 0.01, 0.1, 0.005]}),
+    ("/record/open", {"text": _HAND_MAT, "format": "mat", "review_plies": 0}),
+    ("/record/save", {"record": _MATCH_RECORD, "format": "json"}),
 ]
 HTTP_STATUSES = {200, 400, 404, 405, 413, 422, 501}
 

@@ -13,13 +13,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
 import tavli
+from server_helpers import running_server
 
 pytest.importorskip("fastapi", reason="the server needs FastAPI (pip install 'tavli[server]')")
 uvicorn = pytest.importorskip("uvicorn", reason="the server needs uvicorn (pip install 'tavli[server]')")
@@ -53,23 +51,8 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary fou
 def server_url():
     from tavli.server.app import create_app
 
-    with socket.socket() as s:  # a free port on the loopback interface
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="tavli-test-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            pytest.fail("the server did not start within 15 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    assert not thread.is_alive(), "the server thread did not stop"
+    with running_server(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

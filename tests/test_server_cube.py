@@ -138,3 +138,44 @@ def test_render_draws_the_cube_and_variants_say_which_games_have_one(client):
     assert r.status_code == 422 and r.json()["error"]["field"] == "cube"
     games = {g["name"]: g["cube"] for g in client.get(API + "/variants").json()["variants"]}
     assert {name for name, cube in games.items() if cube} == {"backgammon", "nackgammon", "hypergammon"}  # RULES.md
+
+
+# Every endpoint that takes a position, with the extra fields it needs.
+POSITION_ENDPOINTS = [
+    ("/plays", {"dice": [6, 5]}),
+    ("/play", {"dice": [6, 5], "play": {"text": "24/13"}}),
+    ("/move", {"dice": [6, 5], "plies": 0}),
+    ("/analyze", {"dice": [6, 5], "plies": 0, "top": 3}),
+    ("/evaluate", {"plies": 0}),
+    ("/render", {"dice": [6, 5]}),
+]
+CUBE_ENDPOINT = ("/cube", {"plies": 0})  # with the cube state an XGID or Match ID carries: tests above
+
+
+@pytest.mark.parametrize("endpoint,extra", POSITION_ENDPOINTS)
+def test_every_position_endpoint_takes_gnubg_ids_and_xgids(client, endpoint, extra):
+    """gnubg's starting position ID (its manual: 4HPwATDgc/ABMA), with and without a Match ID, and
+    XG's starting XGID answer exactly as the start sent by tavli ID (White on roll: RULES.md). The
+    Match ID by hand from the manual's bit layout: bytes 0x30 (1-cube, centred, player 0 rolled)
+    0x01 (a game playing, player 0's turn), then zeros (no dice, money): MAEAAAAAAAAA."""
+    start = tavli.Board("backgammon").id()
+    by_id = client.post(API + endpoint, json={"position": start, **extra})
+    assert by_id.status_code == 200, by_id.text
+    for position in (START_XGID, "4HPwATDgc/ABMA", " 4HPwATDgc/ABMA ", "4HPwATDgc/ABMA:MAEAAAAAAAAA"):
+        r = client.post(API + endpoint, json={"position": position, **extra})
+        assert r.status_code == 200, (position, r.text)
+        assert r.content == by_id.content, position
+
+
+@pytest.mark.parametrize("endpoint,extra", POSITION_ENDPOINTS + [CUBE_ENDPOINT])
+@pytest.mark.parametrize("bad,words", [
+    ("4HPwATDgc/ABM", "14 base64 characters"),
+    ("4HPwATDgc/AB!A", "invalid character"),
+    ("//////////////", "more than 15 checkers"),
+    ("4HPwATDgc/ABMA:cAkA", "Match ID must have 12"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0", "10 ':'-separated fields"),
+])
+def test_bad_gnubg_ids_and_xgids_are_a_422_naming_the_position(client, endpoint, extra, bad, words):
+    r = client.post(API + endpoint, json={"position": bad, **extra})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["field"] == "position" and words in r.json()["error"]["message"]

@@ -54,6 +54,17 @@ def test_bad_files_and_requests_are_refused_naming_the_problem(client):
     assert r.status_code == 422
 
 
+def test_a_review_stops_at_the_requests_cpu_budget():
+    """A 2-ply review of the hand-made 3-point match (12 plays, 0.7 CPU s here) under a 0.05 s
+    budget: a 422 naming review_plies, with how far it got; the file alone still opens."""
+    with TestClient(create_app(workers=1, cpu_budget=0.05)) as c:
+        r = c.post("/api/v1/record/open", json={"text": HAND.read_text(), "format": "mat", "review_plies": 2})
+        assert r.status_code == 422, r.text
+        err = r.json()["error"]
+        assert err["field"] == "review_plies" and "CPU budget" in err["message"] and "tavli review" in err["message"]
+        assert c.post("/api/v1/record/open", json={"text": HAND.read_text(), "format": "mat"}).status_code == 200
+
+
 try:  # test_browser's fixtures (a live server, Chromium); without Playwright only the API is tested
     import playwright.sync_api  # noqa: F401
 except ImportError:

@@ -551,3 +551,20 @@ def test_games_without_a_cube_refuse_cube_commands_and_take_the_score():
         "error unsupported go take: tavla has no doubling cube",
         "error unsupported newsession jacoby/beavers: tavla has no doubling cube",
     ]
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_eval_depth_n_counts_plies_as_go_depth_n(depth):
+    """`eval depth N` of the position after `go depth N`'s best play is minus that play's value
+    (a play's value N plies deep is its result's value N plies deep, from the other side), with
+    `info depth` 0..N and `depth N` in its answer: the two count depth alike."""
+    start = tavli.Board.from_gnubg_id(START_GNUBG)
+    lines = session(f"position id {start.id()}\ndice 6 5\ngo depth {depth}\n")
+    _, multipv, best = search_lines(lines)
+    go_eq = float(field(multipv[0], "eq"))
+    assert int(field(multipv[0], "depth")) == depth
+    lines = session(f"position id {start.id()} moves 65 {best}\neval depth {depth}\n")
+    evals = [line for line in lines if line.startswith("eval ")]
+    assert len(evals) == 1 and field(evals[0], "depth") == str(depth), lines
+    assert [int(field(line, "depth")) for line in lines if line.startswith("info depth ")] == list(range(depth + 1))
+    assert float(field(evals[0], "eq")) == pytest.approx(-go_eq, abs=2e-6)

@@ -52,9 +52,9 @@ int BearoffTable::index(const SideState& s) {
 }
 
 BearoffTable::BearoffTable()
-    : finish_(kPositions), first_(kPositions), mean_(kPositions, 0.0f) {
+    : finish_(kPositions), first_(kPositions), mean_(kPositions, 0.0f), first_mean_(kPositions, 0.0f) {
   // Every position, ordered by pips: a play always lowers them, so children come first.
-  std::vector<std::array<int, 6>> all;
+  std::vector<std::array<int, 6>>& all = order_;
   all.reserve(kPositions);
   std::array<int, 6> x{};
   for (x[0] = 0; x[0] <= 15; ++x[0])
@@ -69,15 +69,18 @@ BearoffTable::BearoffTable()
     return p;
   };
   std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return pips(a) < pips(b); });
+}
 
-  std::vector<float> first_mean(kPositions, 0.0f);
+void BearoffTable::build() {
   const Rules rules = make_rules(Variant::Backgammon);  // the bear-off rule is every game's
   MoveGenerator gen;
   MoveList list;
-  for (const auto& a : all) {
+  for (; built_ < order_.size(); ++built_) {
     // About a second in all, the first time a bear-off is valued: stoppable like the call that
-    // needs it (a throwing initialiser leaves the table unbuilt; the next use builds it again).
+    // needs it, between positions, so that the next use resumes here (a build that started over
+    // would never finish under time limits shorter than itself).
     check_stop();
+    const auto& a = order_[built_];
     const int idx = rank_of(a.data());
     auto& fin = finish_[static_cast<std::size_t>(idx)];
     auto& fst = first_[static_cast<std::size_t>(idx)];
@@ -109,7 +112,7 @@ BearoffTable::BearoffTable()
           best = child;
         }
         if (list[i].result.own().off > pos.own().off) bears_off = true;
-        const float fe = first_mean[static_cast<std::size_t>(child)];
+        const float fe = first_mean_[static_cast<std::size_t>(child)];
         if (fe < best_fe) {
           best_fe = fe;
           best_first = child;
@@ -130,28 +133,32 @@ BearoffTable::BearoffTable()
       }
     }
     mean_[static_cast<std::size_t>(idx)] = mean;
-    first_mean[static_cast<std::size_t>(idx)] = fmean;
+    first_mean_[static_cast<std::size_t>(idx)] = fmean;
   }
+  order_ = {};  // only the build needs these
+  first_mean_ = {};
 }
 
 const BearoffTable& BearoffTable::get() {
   // Built once, by the first thread that needs it. Not a function-local static: a thread waiting
   // on another's build would be stuck in the initialisation guard, deaf to a stop request, and the
-  // builder stops only if someone polls (interrupt.h); here waiters keep checking.
+  // builder stops only if someone polls (interrupt.h); here waiters keep checking. A stopped build
+  // keeps what it has done (`partial`), and the next use carries on from there.
   static std::atomic<const BearoffTable*> built{nullptr};
   static std::mutex building;
-  static std::unique_ptr<const BearoffTable> owner;
+  static std::unique_ptr<BearoffTable> partial;  // guarded by `building`
   if (const BearoffTable* t = built.load(std::memory_order_acquire)) return *t;
   while (!building.try_lock()) {
     check_stop();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::lock_guard<std::mutex> lock(building, std::adopt_lock);
-  if (!owner) {
-    owner.reset(new BearoffTable());  // Interrupted leaves nothing built: the next use starts again
-    built.store(owner.get(), std::memory_order_release);
+  if (!partial) partial.reset(new BearoffTable());
+  if (!built.load(std::memory_order_relaxed)) {
+    partial->build();  // Interrupted or TimeLimitReached: the positions valued so far stay valued
+    built.store(partial.get(), std::memory_order_release);
   }
-  return *owner;
+  return *partial;
 }
 
 }  // namespace tavli

@@ -6,9 +6,10 @@ reply and choice is described in docs/ubgi.md. Start it with ``tavli ubgi`` or `
 
 Threads: the main thread dispatches commands in order; a reader thread reads stdin so that ``stop``
 and ``quit`` take effect while a search runs; each search runs in a worker thread, and each engine
-call inside it in a thread of its own (the core releases the GIL). The core cannot be interrupted,
-so ``stop`` abandons the call in flight (it ends by itself at its time limit) and answers at once
-with the deepest depth completed.
+call inside it in a thread of its own (the core releases the GIL). A core call stops at its time
+limit, and at Ctrl-C only on Python's main thread (the one that runs signal handlers): nothing can
+stop a call on the engine-call thread from outside, so ``stop`` abandons the call in flight (it
+ends by itself at its time limit) and answers at once with the deepest depth completed.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ class _Search:
 
     def _call(self, fn: Callable[[], Any]) -> Any:
         """Runs one engine call in its own thread; None when cancelled first (the call is abandoned and
-        ends at its own time limit: the core has no cancel hook)."""
+        ends at its own time limit: off the main thread, the core has no other stop)."""
         box: dict[str, Any] = {}
 
         def target() -> None:
@@ -775,7 +776,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         session.finish()
     abandoned = session.abandoned_calls()
     if process and (abandoned or session.broken):
-        # An abandoned core call cannot be interrupted and would hold the process until its time
+        # An abandoned core call cannot be stopped from here and would hold the process until its time
         # limit (and one that returns while the interpreter shuts down aborts it); every answer
         # has been written and flushed (or the GUI has gone), so leave at once.
         os._exit(0)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator, Iterator, Sequence
 
 import numpy as np
 
@@ -31,6 +31,8 @@ from tavli._base.dice import parse_dice
 from tavli.match import KINDS as MATCH_KINDS
 from tavli.jobs.simulate import KINDS as RESULT_KINDS
 
+from .cors import add_cors, checked_origins
+from .docs import offline_docs_app
 from .framing import RequestFraming, error_response
 from .work import AdmitWhenRoom, Budget, Busy, WorkPool, call_within, default_workers
 
@@ -342,9 +344,10 @@ def _render(body: RenderRequest, budget: Budget) -> Response:
 
 
 def _simulated(variant: str, games: int, players: list[str], seed: int, options: dict[str, Any],
-               budget: Budget) -> dict[str, Any]:
+               budget: Budget) -> dict[str, np.ndarray]:
     """Games 0.. of the seed's sequence in chunks of about SIM_CHUNK_SECONDS, until all are played or
-    the budget is spent (the games played are those of one whole run: game i is seeded by (seed, i))."""
+    the budget is spent (the games played are those of one whole run: game i is seeded by (seed, i)).
+    No games at all when the budget ran out inside the first chunk (empty arrays)."""
     per_game = sum(SIM_PLAYERS[s] for s in players)
     chunk = max(1, int(min(SIM_CHUNK_SECONDS, budget.seconds / 4) / per_game))
     parts = []
@@ -357,9 +360,8 @@ def _simulated(variant: str, games: int, players: list[str], seed: int, options:
         except TimeoutError:  # the budget ran out inside this chunk, which returns nothing partial
             break
         played += n
-    if not parts:  # not even one chunk fitted: no games, in the arrays' own shapes
-        parts.append(tavli.simulate(variant, 0, players, seed=seed, threads=1, **options))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    keys = ("winner", "points", "kind", "plies")
+    return {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, np.int64) for k in keys}
 
 
 def _simulate(body: SimulateRequest, budget: Budget) -> JSONResponse:
@@ -381,7 +383,7 @@ def _simulate(body: SimulateRequest, budget: Budget) -> JSONResponse:
         "unfinished": int((kind == 0).sum()),
         "points": [int(points[winner == 0].sum()), int(points[winner == 1].sum())],
         "kinds": {name: int((kind == k).sum()) for k, name in RESULT_KINDS.items() if (kind == k).any()},
-        "mean_plies": float(r["plies"].mean()),
+        "mean_plies": float(r["plies"].mean()) if len(winner) else None,  # no mean of no games
     })
 
 
@@ -428,27 +430,41 @@ def _match_move(body: MatchMoveRequest, budget: Budget) -> JSONResponse:
 
 
 # --- the app ----------------------------------------------------------------------------------------
+def _build_engine_tables() -> None:
+    """Builds the engine's one-time table now: the one-sided bear-off table (about a CPU second),
+    which the first evaluation of a race with every checker home would otherwise build inside
+    some request, past that request's budget (a search's static level is never interrupted)."""
+    last_checkers = [0] * 23 + [1]
+    tavli.Board.from_dict({"variant": "backgammon", "turn": 0, "mover": last_checkers, "opponent": last_checkers,
+                           "bar": [0, 0], "off": [14, 14]}).evaluate(plies=0, evaluator="heuristic")
+
+
 def _busy(exc: Busy) -> JSONResponse:
     return error_response(503, None, str(exc), {"Retry-After": str(exc.retry_after)})
 
 
-def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budget: float = CPU_BUDGET) -> FastAPI:
+def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budget: float = CPU_BUDGET,
+               cors_origins: Sequence[str] = ()) -> FastAPI:
     """The app. `workers`: engine threads (default: the CPUs this process may use); `queue`: requests
     that may wait for one (default WAITING_PER_WORKER per worker, at least MIN_WAITING; more get
     503 + Retry-After);
-    `cpu_budget`: the CPU seconds one request may cost (default CPU_BUDGET, at most that)."""
+    `cpu_budget`: the CPU seconds one request may cost (default CPU_BUDGET, at most that);
+    `cors_origins`: the web origins ("https://example.org", or "*" for any) whose pages may call the
+    API from a browser (server/cors.py; none by default)."""
     workers = default_workers() if workers is None else workers
     if not 0 < cpu_budget <= CPU_BUDGET:
         raise ValueError(f"cpu_budget must be over 0 and at most {CPU_BUDGET} s, got {cpu_budget!r}")
+    origins = checked_origins(cors_origins)
     queue = max(MIN_WAITING, WAITING_PER_WORKER * workers) if queue is None else queue
     pool = WorkPool(workers, queue, cpu_budget)
+    _build_engine_tables()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         pool.shutdown()
 
-    app = FastAPI(
+    app = offline_docs_app(  # FastAPI, with /docs and /redoc served from the package (server/docs.py)
         title="tavli",
         version=tavli.__version__,
         description="The tavli engine over HTTP: positions, legal plays, analysis, self-play and matches. "
@@ -457,7 +473,8 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
         lifespan=lifespan,
     )
     app.add_middleware(AdmitWhenRoom, pool=pool, is_work=lambda scope: scope["method"] == "POST", refuse=_busy)
-    app.add_middleware(RequestFraming, max_bytes=MAX_BODY_BYTES)  # added last: runs first
+    app.add_middleware(RequestFraming, max_bytes=MAX_BODY_BYTES)
+    add_cors(app, origins)  # added last: runs first, so its headers reach every answer, refusals too
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -569,7 +586,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
 
     from .records import add_routes as add_record_routes  # POST /record/open: the record viewer's data
 
-    add_record_routes(app, API, ApiError)
+    add_record_routes(app, API, ApiError, pool.run)
     from .cube import add_routes as add_cube_routes  # POST /cube: the cube decision
 
     add_cube_routes(app, API, ApiError, pool.run, call_within)
@@ -577,8 +594,10 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, workers: int | None = None, queue: int | None = None,
-          **uvicorn_options: Any) -> None:
-    """Runs the API with uvicorn (blocking; Ctrl-C stops it); `workers`, `queue` as in create_app."""
+          cors_origins: Sequence[str] = (), **uvicorn_options: Any) -> None:
+    """Runs the API with uvicorn (blocking; Ctrl-C stops it); `workers`, `queue`, `cors_origins` as
+    in create_app."""
     import uvicorn
 
-    uvicorn.run(create_app(workers=workers, queue=queue), host=host, port=port, **uvicorn_options)
+    app = create_app(workers=workers, queue=queue, cors_origins=cors_origins)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options)

@@ -1,17 +1,18 @@
 """The API's match-file endpoints: POST /api/v1/record/open reads a .mat, SGF or JSON match file
 (sent as text), replays it, and returns every action with the positions before and after it (and,
 on request, the review of each checker play), for the record viewer (static/record.html);
-POST /api/v1/record/save turns a match played on the web page into a file's text."""
+POST /api/v1/record/save turns a match played on the web page into a file's text. Both run in the
+app's work pool; a review stops at the request's CPU budget (a 422 naming review_plies)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-MAX_REVIEW_PLAYS = 400  # a review in one request: at most this many plays (2 plies: about 20 s here)
+MAX_REVIEW_PLAYS = 400  # a review in one request: at most this many plays, and within the CPU budget
 
 
 class RecordSaveRequest(BaseModel):
@@ -29,8 +30,15 @@ class RecordOpenRequest(BaseModel):
                                      f"null: no review. At most {MAX_REVIEW_PLAYS} plays.")
 
 
-def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]:
-    """The viewer's data: the record's facts and one entry per action (ValueError for a bad file)."""
+class ReviewOverBudget(Exception):
+    """The review reached the request's CPU budget before its last play."""
+
+
+def record_view(text: str, fmt: str, review_plies: int | None,
+                budget_left: Callable[[], float] | None = None) -> dict[str, Any]:
+    """The viewer's data: the record's facts and one entry per action (ValueError for a bad file).
+    `budget_left()`: the CPU seconds the request has left, checked after each reviewed play
+    (ReviewOverBudget once none is left)."""
     from .. import io
     from ..io.record import replay
 
@@ -44,7 +52,11 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
             raise ValueError(f"review: {plays} plays, at most {MAX_REVIEW_PLAYS} in one request (tavli review FILE)")
         from ..review import review
 
-        rv = review(record, review_plies)
+        def check_budget(done: int, total: int) -> None:
+            if budget_left is not None and budget_left() <= 0 and done < total:
+                raise ReviewOverBudget(f"the review reached the request's CPU budget after {done} of {total} plays")
+
+        rv = review(record, review_plies, progress=check_budget)
         reviews = [m.__dict__ | {"loss_mp": m.loss_mp} for m in rv.moves]
         cube_reviews = list(rv.cube)  # in step order; a "no double" belongs to the move of its turn
     out = []
@@ -86,18 +98,19 @@ def record_view(text: str, fmt: str, review_plies: int | None) -> dict[str, Any]
             "reviewed": review_plies is not None}
 
 
-def add_routes(app: FastAPI, api: str, api_error: type) -> None:
-    """Adds the endpoint to the app (api: the path prefix; api_error(field, message) the refusal)."""
+def add_routes(app: FastAPI, api: str, api_error: type, run: Callable[..., Awaitable[JSONResponse]]) -> None:
+    """Adds the endpoints to the app (api: the path prefix; api_error(field, message) the refusal;
+    `run(fn, body)` queues fn(body, budget) on the app's work pool)."""
 
-    @app.post(f"{api}/record/save", tags=["matches"])
-    def record_save(body: RecordSaveRequest) -> JSONResponse:
-        import json
+    def check_format(fmt: str) -> None:
+        if fmt not in ("mat", "sgf", "json"):
+            raise api_error("format", f"expected mat, sgf or json, got {fmt!r}")
 
+    def save(body: RecordSaveRequest, budget: Any) -> JSONResponse:
         from .. import io
         from ..match import Match
 
-        if body.format not in ("mat", "sgf", "json"):
-            raise api_error("format", f"expected mat, sgf or json, got {body.format!r}")
+        check_format(body.format)
         try:
             if body.format == "json" and body.record.get("format") == "tavli.match":
                 text = Match.from_record(body.record).to_json(indent=1)  # tavli's own record, replayed
@@ -107,11 +120,20 @@ def add_routes(app: FastAPI, api: str, api_error: type) -> None:
             raise api_error("record", str(e)) from None
         return JSONResponse({"format": body.format, "text": text})
 
-    @app.post(f"{api}/record/open", tags=["matches"])
-    def record_open(body: RecordOpenRequest) -> JSONResponse:
-        if body.format not in ("mat", "sgf", "json"):
-            raise api_error("format", f"expected mat, sgf or json, got {body.format!r}")
+    def open_(body: RecordOpenRequest, budget: Any) -> JSONResponse:
+        check_format(body.format)
         try:
-            return JSONResponse(record_view(body.text, body.format, body.review_plies))
+            return JSONResponse(record_view(body.text, body.format, body.review_plies, budget.left))
+        except ReviewOverBudget as e:
+            raise api_error("review_plies", f"{e} ({budget.seconds:g} s): review fewer plies, or the whole "
+                            "file with tavli review FILE") from None
         except ValueError as e:
             raise api_error("text", str(e)) from None
+
+    @app.post(f"{api}/record/save", tags=["matches"])
+    async def record_save(body: RecordSaveRequest) -> JSONResponse:
+        return await run(save, body)
+
+    @app.post(f"{api}/record/open", tags=["matches"])
+    async def record_open(body: RecordOpenRequest) -> JSONResponse:
+        return await run(open_, body)
