@@ -22,5 +22,5 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     z2n = z * z / trials
     centre = (p + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
-    # At p = 0 or 1 the bound equals the end exactly; rounding must not push it past.
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 or 1 that bound is the end of [0, 1] exactly (rounding would miss it by an ulp).
+    return (0.0 if successes == 0 else centre - half), (1.0 if successes == trials else centre + half)
