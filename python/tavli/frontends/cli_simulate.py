@@ -46,7 +46,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               f"{f'[{lo:.3f}, {hi:.3f}]':>17} {signed.mean():>12.3f}")
     if n_decided < n:
         print(f"(win rates of the {n_decided:,} decided games; {n - n_decided:,} drawn)")
-    print(f"\nmean length {r['plies'].mean():.1f} plies; starter won {np.mean(r['winner'][decided] == r['starter'][decided]):.3f}")
+    starter = np.mean(r["winner"][decided] == r["starter"][decided]) if n_decided else float("nan")
+    print(f"\nmean length {r['plies'].mean():.1f} plies; starter won {starter:.3f}")
     kinds = ", ".join(f"{KINDS[k]} {np.mean(r['kind'] == k):.3f}" for k in sorted(set(r["kind"].tolist())))
     print(f"results: {kinds}")
     return 0

@@ -34,11 +34,18 @@
     nackgammon: 'Nackgammon', hypergammon: 'Hypergammon', tavli: 'Tavli (Portes, Plakoto, Fevga)',
   };
   const SIDE_NAMES = ['You (White)', 'Engine (Black)'];
+  // Games whose opening roll is the starter's first roll (RULES.md D-OPENING; tavli.match.OPENING):
+  // in the others the starter rolls both dice again.
+  const OPENING_DICE = new Set(['backgammon', 'nackgammon', 'hypergammon']);
+  // Games whose sides move the same way round (variant.cpp's movement trait): the other side's
+  // route index r' is White's (r' + 12) % 24 there, 23 - r' in the contrary games (svg.py).
+  const PARALLEL = new Set(['fevga', 'moultezim', 'narde', 'jacquet']);
 
   const $ = (id) => document.getElementById(id);
   const nameOf = (v) => NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
   const pointName = (r) => (r === BAR ? 'bar' : r === OFF ? 'off' : String(24 - r));
-  const diceText = (d) => (d ? `${d[0]}-${d[1]}` : '');
+  const highFirst = (d) => (d[0] >= d[1] ? [d[0], d[1]] : [d[1], d[0]]);
+  const diceText = (d) => (d ? highFirst(d).join('-') : ''); // dice are shown high die first
   const clone = (x) => JSON.parse(JSON.stringify(x));
 
   // ---------------------------------------------------------------- state
@@ -99,11 +106,13 @@
     return path === 'render' ? res.text() : res.json();
   }
 
-  async function roll() {
+  // A roll of both dice, high die first; `asRolled` keeps the order (an opening roll: White's
+  // die, Black's die).
+  async function roll(asRolled = false) {
     const body = seedBase === null ? {} : { seed: seedBase * SEED_STRIDE + state.rolls };
     state.rolls += 1;
     const r = await api('roll', body);
-    return r.dice;
+    return asRolled ? r.dice : highFirst(r.dice);
   }
 
   // ---------------------------------------------------------------- messages
@@ -189,6 +198,8 @@
     return n;
   }
 
+  // Where the person may take a checker from next: with one of theirs on the bar, only the bar
+  // (every rule book: a checker on the bar enters before any other moves).
   function sources() {
     const out = new Set();
     for (const p of candidates()) {
@@ -196,7 +207,7 @@
         for (const s of w) if (available(s[0]) > 0) out.add(s[0]);
       }
     }
-    return out;
+    return out.has(BAR) && available(BAR) > 0 ? new Set([BAR]) : out;
   }
 
   function targets(from) {
@@ -241,7 +252,7 @@
     const token = ++drawToken;
     const view = boardView();
     const body = { position: view.position, viewer: 0, highlight: view.highlight };
-    if (view.dice) body.dice = view.dice;
+    if (view.dice) body.dice = highFirst(view.dice);
     if (view.play) body.play = view.play;
     if (state.cube) body.cube = state.cube;
     const text = await api('render', body);
@@ -266,12 +277,31 @@
     board.dataset.variant = state.variant || '';
     board.dataset.turn = String(state.turn);
     board.dataset.dice = diceText(view.dice);
+    showPips(state.phase === 'next' ? view.position : state.position); // the position now, not the one drawn under arrows
     decorate(svg, view);
     if (focusKey) { // keyboard play: keep the focus on the same region of the new drawing
       const again = [...svg.querySelectorAll('[data-point]')]
         .find((g) => `${g.getAttribute('data-point')}:${g.getAttribute('data-side')}` === focusKey);
       if (again && again.getAttribute('tabindex') !== null) again.focus();
     }
+  }
+
+  // Pips still to travel, each side in its own frame: a checker on route index r has 24 - r to
+  // go, one on the bar 25 (RULES.md §1.1; 167 each at the backgammon start).
+  function pipCount(counts, bar) {
+    return counts.reduce((sum, n, r) => sum + n * (24 - r), 25 * bar);
+  }
+
+  function showPips(pos) {
+    const el = $('pips');
+    if (!pos) { el.hidden = true; return; }
+    const mover = pipCount(pos.mover, pos.bar[0]);
+    const opponent = pipCount(pos.opponent, pos.bar[1]);
+    const [white, black] = pos.turn === HUMAN ? [mover, opponent] : [opponent, mover];
+    el.textContent = `Pips: you ${white} · engine ${black}`;
+    el.dataset.white = String(white);
+    el.dataset.black = String(black);
+    el.hidden = false;
   }
 
   // Makes the clickable regions reachable by keyboard, marks the chosen source and draws the
@@ -449,7 +479,32 @@
 
   // ---------------------------------------------------------------- game flow
   function forcedDice() {
-    return state.mode === 'match' && state.match && state.match.phase === 'playing' ? state.match.forced_dice : null;
+    if (state.mode !== 'match') return state.openingDice; // a single game's opening roll, where it is played
+    return state.match && state.match.phase === 'playing' ? state.match.forced_dice : null;
+  }
+
+  // The same position with the other side to move: the sides' counts are each in their own frame,
+  // so they swap places (a single game the engine starts).
+  function otherSideToMove(pos) {
+    const p = clone(pos);
+    p.mover = pos.opponent;
+    p.opponent = pos.mover;
+    for (const k of ['bar', 'off', 'pinned', 'first_turn']) if (pos[k]) p[k] = [pos[k][1], pos[k][0]];
+    p.turn = 1 - pos.turn;
+    return p;
+  }
+
+  // Move text from White's seat: the engine's text numbers the points from its own side (as GNU
+  // Backgammon writes it); each point number becomes White's (bar, off, hits and counts stay).
+  function isParallel() {
+    return PARALLEL.has(state.variant)
+      || (state.variant === 'tawla31' && (state.position.options || {}).movement === 'parallel');
+  }
+
+  function viewerText(text, player, parallel) {
+    if (player === HUMAN) return text;
+    const white = (n) => (parallel ? 24 - ((36 - n) % 24) : 25 - n); // its point n = its route 24 - n
+    return text.replace(/(^|[ /])(\d+)/g, (m, pre, n) => pre + white(Number(n)));
   }
 
   function isOver() {
@@ -461,6 +516,7 @@
     state.plies = Number($('strength').value);
     Object.assign(state, {
       outcome: null, match: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
+      opening: false, openingDice: null,
       last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false, cubeMatch: null,
     });
     $('hints').hidden = true;
@@ -494,6 +550,12 @@
     state.turn = r.position.turn;
     state.outcome = null;
     state.cube = cubeGames.has(state.variant) ? { value: 1, owner: null } : null;
+    // A game from its start opens with one die each. Every start is the same for both sides in
+    // their own frames; a position set up otherwise (a test's, a loaded one) has no opening roll.
+    const p = state.position;
+    state.opening = state.turn === HUMAN && JSON.stringify(p.mover) === JSON.stringify(p.opponent)
+      && !p.bar[0] && !p.bar[1] && !p.off[0] && !p.off[1];
+    state.openingDice = null;
   }
 
   // A match's finished games as a file (POST record/save), downloaded by the browser.
@@ -522,7 +584,7 @@
     for (let guard = 0; guard < 8; guard += 1) {
       if (isOver()) { setPhase('over'); break; }
       if (state.awaitingNext) { setPhase('next'); break; }
-      if (state.mode === 'match' && state.match.phase === 'opening') { setPhase('opening'); break; }
+      if (state.mode === 'match' ? state.match.phase === 'opening' : state.opening) { setPhase('opening'); break; }
       if (state.offer) { setPhase('answer'); break; }
       if (state.turn === ENGINE) { await engineTurn(); continue; }
       if (!state.dice && forcedDice()) { await startTurn(forcedDice()); continue; }
@@ -549,8 +611,10 @@
 
   // The Roll button: the opening roll of a match game, the next game of a match, or the person's roll.
   async function rollButton() {
-    if (state.phase === 'opening') {
-      const dice = await roll();
+    if (state.phase === 'opening' && state.mode !== 'match') {
+      await singleGameOpening(await roll(true));
+    } else if (state.phase === 'opening') {
+      const dice = await roll(true);
       const before = state.match;
       applyMatch(await api('match/opening', { record: before.record, dice }));
       const decided = state.match.phase !== 'opening';
@@ -565,6 +629,24 @@
 
     $('hints').hidden = true;
     await advance();
+  }
+
+  // One die each (White's, Black's): the higher starts, ties roll again. Where the game plays its
+  // opening roll the starter plays those two dice, else the starter rolls both dice.
+  async function singleGameOpening(dice) {
+    if (dice[0] === dice[1]) {
+      addLog({ opening: true, dice, text: 'a tie: roll again' });
+      return;
+    }
+    const starter = dice[0] > dice[1] ? HUMAN : ENGINE;
+    addLog({ opening: true, dice, text: starter === HUMAN ? 'you start' : 'the engine starts' });
+    state.opening = false;
+    if (OPENING_DICE.has(state.variant)) state.openingDice = highFirst(dice);
+    if (starter === ENGINE) {
+      state.position = otherSideToMove(state.position);
+      state.turn = ENGINE;
+      state.id = null; // the engine's play brings the next ID
+    }
   }
 
   // The person's play: the legal play their steps determined (its own steps are sent).
@@ -623,11 +705,12 @@
 
   function finishPlay(player, dice, play, before, beforeId) {
     state.last = { player, dice, play, before, beforeId };
+    state.openingDice = null;
     state.dice = null;
     state.plays = [];
     state.moves = [];
     state.selected = null;
-    addLog({ player, dice, text: play.text, steps: play.steps, id: play.result_id });
+    addLog({ player, dice, text: play.text, steps: play.steps, id: play.result_id, parallel: isParallel() });
   }
 
   function applyGameAfterPlay(r) {
@@ -837,15 +920,15 @@
   }
 
   function describe() {
-    // Move text numbers the points from the mover's side, as GNU Backgammon writes it.
+    // The engine's move text is turned into White's point numbers, the ones the board shows.
     const lastText = !state.last ? ''
       : state.last.player === ENGINE
-        ? `The engine played ${state.last.play.text} (its own point numbers) with ${diceText(state.last.dice)}. `
+        ? `The engine played ${viewerText(state.last.play.text, ENGINE, isParallel())} with ${diceText(state.last.dice)}. `
         : `You played ${state.last.play.text} with ${diceText(state.last.dice)}. `;
     let text = '';
     switch (state.phase) {
       case 'opening':
-        text = `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
+        text = state.mode !== 'match' ? `${nameOf(state.variant)}: roll one die each to see who starts.` : `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
         break;
       case 'roll':
         text = `${lastText}Your turn: roll the dice.`;
@@ -938,7 +1021,8 @@
         li.dataset.dice = diceText(e.dice);
         li.dataset.steps = JSON.stringify(e.steps);
         li.dataset.id = e.id || '';
-        li.textContent = `${SIDE_NAMES[e.player]}: ${diceText(e.dice)} ${e.text}`;
+        li.textContent = `${SIDE_NAMES[e.player]}: ${diceText(e.dice)} ${viewerText(e.text, e.player, e.parallel)}`;
+        li.dataset.text = e.text; // the mover's own notation, for scripts
       }
       ol.appendChild(li);
     }

@@ -1,0 +1,169 @@
+"""The web page plays by the rule book (issue 17, item 6), in Chromium: a single game opens with
+one die each (ties again; the starter plays those dice where the game says so, else rolls again);
+a checker on the bar must enter first; the engine's moves are written in White's point numbers,
+the ones the board shows; dice are shown high die first; pip counts are shown. Each test saves a
+screenshot (to $TAVLI_SCREENSHOTS too, when set) and checks that it is a real picture of the page.
+
+Expected values come from the rule book (RULES.md §1.1 frames, D-OPENING) and positions checked by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+import zlib
+
+import pytest
+
+import tavli
+
+from test_browser import (  # noqa: F401 (fixtures)
+    SEED, black_to_move, browser, log_entries, opening, page, region, rolled, server_url, wait_idle,
+    white_frame_counts,
+)
+
+BACKGAMMON_START_PIPS = 167  # 2*24 + 5*13 + 3*8 + 5*6, each side
+
+
+def checked_screenshot(pg, tmp_path, name: str) -> None:
+    """A screenshot of the page: a PNG of the viewport's size whose pixels are not all one colour."""
+    path = tmp_path / name
+    pg.screenshot(path=str(path))
+    if os.environ.get("TAVLI_SCREENSHOTS"):
+        pg.screenshot(path=os.path.join(os.environ["TAVLI_SCREENSHOTS"], name))
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1280, 900)
+    idat, at = b"", 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(idat)
+    assert len(set(raw[::97])) > 16  # a blank page would have a handful of byte values
+
+
+def new_game(pg, url: str, variant: str, seed: int) -> None:
+    pg.goto(f"{url}/?seed={seed}")
+    wait_idle(pg)
+    pg.select_option("#variant", variant)
+    pg.select_option("#strength", "0")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
+
+
+def opening_lines(pg) -> list[str]:
+    return [t for t in pg.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)") if t.startswith("Opening")]
+
+
+def shown_move_text(pg, index: int) -> tuple[str, str]:
+    """(the text the log shows for move `index`, the mover's own notation)."""
+    li = pg.query_selector_all("#log li[data-player]")[index]
+    return li.text_content().split(" ", 3)[-1], li.get_attribute("data-text")
+
+
+def test_backgammon_opening_tie_then_the_person_plays_the_opening_dice(page, server_url, tmp_path):
+    # Seed 42: the first roll is 3 and 3 (a tie, roll again), the second White 5, Black 1: White
+    # starts and, in backgammon, plays that 5-1 (gnubg; RULES.md D-OPENING): no roll, no double.
+    assert tavli.Rng(42 * 1_000_000).roll() == (3, 3) and tavli.Rng(42 * 1_000_000 + 1).roll() == (5, 1)
+    pg = page
+    new_game(pg, server_url, "backgammon", 42)
+    assert "roll one die each" in pg.inner_text("#status")
+    assert pg.get_attribute("#pips", "data-white") == pg.get_attribute("#pips", "data-black") == str(BACKGAMMON_START_PIPS)
+    pg.click("#roll")
+    wait_idle(pg, "opening")
+    pg.click("#roll")
+    wait_idle(pg, "move")
+    assert opening_lines(pg) == ["Opening roll: you 3, engine 3 — a tie: roll again",
+                                 "Opening roll: you 5, engine 1 — you start"]
+    assert pg.get_attribute("#board", "data-dice") == "5-1"
+    assert not pg.is_enabled("#double")
+    checked_screenshot(pg, tmp_path, "opening-you-start.png")
+
+
+def test_portes_opening_the_engine_starts_and_rolls_again(page, server_url, tmp_path):
+    # Seed 1: 4 and 4 (a tie), then White 2, Black 6: the engine starts, and in Portes the starter
+    # throws both dice again (RULES.md D-OPENING): its first play uses roll 2, not the 6-2.
+    rolls, starter, _ = opening(1)
+    assert (rolls, starter) == (2, 1)
+    pg = page
+    new_game(pg, server_url, "portes", 1)
+    pg.click("#roll")
+    wait_idle(pg, "opening")
+    pg.click("#roll")
+    wait_idle(pg, "roll")
+    assert opening_lines(pg)[-1] == "Opening roll: you 2, engine 6 — the engine starts"
+    (engine,) = log_entries(pg)
+    dice = rolled(2, 1)
+    assert engine["player"] == 1 and engine["dice"] == f"{dice[0]}-{dice[1]}"
+    before = black_to_move(tavli.Board("portes"))
+    play = before.find_play(engine["steps"], dice)  # legal for Black from the start
+    shown, own = shown_move_text(pg, 0)
+    assert own == play.text
+    # Portes moves contrary: Black's point n is White's 25 - n (RULES.md §1.1). Every source the
+    # text names holds a Black checker on the board as drawn from White's side.
+    assert shown == re.sub(r"(^|[ /])(\d+)", lambda m: m.group(1) + str(25 - int(m.group(2))), own)
+    black_at = white_frame_counts(before)[1]
+    for token in shown.split():
+        source = token.split("/")[0]
+        assert black_at[int(source) - 1] > 0, (shown, token)
+    after = before.play(play)
+    assert pg.get_attribute("#board", "data-id") == after.id()
+    checked_screenshot(pg, tmp_path, "opening-engine-starts.png")
+
+
+def test_fevga_engine_moves_in_white_numbers_and_dice_high_first(page, server_url):
+    # The test seed's first roll is White 1, Black 5: the engine starts; its roll is 4 then 5, shown
+    # 5-4. Fevga moves parallel: all of Black's checkers start on its point 24, White's point 12
+    # (RULES.md §6.1), so its play's first source reads 12 from White's side.
+    assert tavli.Rng(SEED * 1_000_000).roll() == (1, 5) and tavli.Rng(SEED * 1_000_000 + 1).roll() == (4, 5)
+    pg = page
+    new_game(pg, server_url, "fevga", SEED)
+    pg.click("#roll")
+    wait_idle(pg, "roll")
+    (engine,) = log_entries(pg)
+    assert engine["dice"] == "5-4"
+    shown, own = shown_move_text(pg, 0)
+    assert own.startswith("24/") and shown.startswith("12/")
+    # Black's route r' is White's (r' + 12) % 24 in Fevga: its point n (r' = 24 - n) is White's point
+    # 24 - (36 - n) % 24: 24 -> 12, 19 -> 7, 15 -> 3.
+    white = {24: 12, 20: 8, 19: 7, 15: 3}
+    for n_own, n_shown in zip(re.findall(r"\d+", own), re.findall(r"\d+", shown)):
+        assert white.get(int(n_own), int(n_shown)) == int(n_shown)
+    assert f"The engine played {shown} with 5-4" in pg.inner_text("#status")
+
+
+def test_with_a_checker_on_the_bar_only_entering_is_offered(page, server_url, tmp_path):
+    # Backgammon's start with one White checker moved from the 6-point to the bar: no opening roll
+    # (a set-up position), the first roll 5-1 (seed). Entering comes first (every rule book), so
+    # the bar is the only source offered, and a click on the 13-point is refused.
+    d = tavli.Board("backgammon").to_dict()
+    d["mover"][18] -= 1
+    d["bar"] = [1, 0]
+    board = tavli.Board.from_dict(d)
+    body = json.dumps({"position": board.to_dict(), "id": board.id()})
+    pg = page
+    pg.route("**/api/v1/new", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    pg.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(pg, "roll")
+    # 167 - 6 + 25: the checker from the 6-point now has the whole way to go.
+    assert pg.get_attribute("#pips", "data-white") == "186" and pg.get_attribute("#pips", "data-black") == "167"
+    pg.click("#roll")
+    wait_idle(pg, "move")
+    assert pg.get_attribute("#board", "data-dice") == "5-1"
+    assert pg.eval_on_selector_all("#board svg g.point", "gs => gs.filter(g => g.querySelector('.highlight-mark')).length") == 0
+    assert "highlight" in pg.get_attribute(region(-1), "class")
+    # Some legal play moves a checker from the 13-point too: the click must still be refused.
+    assert any(s[0] == 11 for p in board.legal_plays((5, 1)) for s in p.steps)
+    pg.click(region(11))
+    wait_idle(pg, "move")
+    assert "No legal step starts at 13" in pg.inner_text("#status")
+    pg.click(region(-1))
+    wait_idle(pg, "move")
+    targets = pg.eval_on_selector_all("#board svg g.point", "gs => gs.filter(g => g.querySelector('.highlight-mark')).map(g => +g.dataset.point)")
+    assert sorted(targets) == [20, 24]  # enter with the 5 (point 20) or the 1 (point 24)
+    checked_screenshot(pg, tmp_path, "bar-first.png")
