@@ -167,3 +167,92 @@ def test_with_a_checker_on_the_bar_only_entering_is_offered(page, server_url, tm
     targets = pg.eval_on_selector_all("#board svg g.point", "gs => gs.filter(g => g.querySelector('.highlight-mark')).map(g => +g.dataset.point)")
     assert sorted(targets) == [20, 24]  # enter with the 5 (point 20) or the 1 (point 24)
     checked_screenshot(pg, tmp_path, "bar-first.png")
+
+
+def click_max_play(pg, board: tavli.Board, dice: tuple[int, int]) -> tavli.Play:
+    from test_browser import click_play
+
+    play = max(board.legal_plays(dice), key=len)
+    click_play(pg, play)
+    wait_idle(pg)
+    return play
+
+
+def test_the_person_plays_black(page, server_url, tmp_path):
+    # The test seed's opening is White 1, Black 5: as Black the person starts; Portes re-rolls, so
+    # the person's first roll is roll 1 (4-5, shown 5-4). The board is drawn from Black's side.
+    pg = page
+    pg.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(pg)
+    pg.select_option("#variant", "portes")
+    pg.select_option("#side", "1")
+    pg.select_option("#strength", "0")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
+    pg.click("#roll")
+    wait_idle(pg, "roll")
+    assert opening_lines(pg) == ["Opening roll: engine 1, you 5 — you start"]
+    board = black_to_move(tavli.Board("portes"))
+    pg.click("#roll")
+    wait_idle(pg, "move")
+    assert pg.get_attribute("#board", "data-dice") == "5-4"
+    assert pg.get_attribute("#board svg", "data-viewer") == "1"
+    mine = click_max_play(pg, board, (5, 4))
+    board.push(mine)
+    wait_idle(pg, "roll")
+    entries = log_entries(pg)
+    assert [e["player"] for e in entries] == [1, 0]  # the person (Black), then the engine (White)
+    board.push(board.find_play(entries[1]["steps"], tuple(int(x) for x in entries[1]["dice"].split("-"))))
+    assert pg.get_attribute("#board", "data-id") == board.id()
+    assert "Your turn" in pg.inner_text("#status")
+    checked_screenshot(pg, tmp_path, "playing-black.png")
+
+
+def test_two_people_on_one_screen(page, server_url, tmp_path):
+    # Both sides by clicks, the engine never asked for a move: Black starts (the seed's opening),
+    # then White, then Black again, each on its own roll; the page's position is the replay's.
+    moves: list[str] = []
+    pg = page
+    pg.on("request", lambda r: moves.append(r.url) if r.url.endswith("/api/v1/move") else None)
+    pg.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(pg)
+    pg.select_option("#variant", "fevga")
+    pg.select_option("#side", "both")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
+    pg.click("#roll")
+    wait_idle(pg, "roll")
+    assert opening_lines(pg) == ["Opening roll: White 1, Black 5 — Black starts"]
+    assert "Black's turn" in pg.inner_text("#status")
+    board = black_to_move(tavli.Board("fevga"))
+    for k in (1, 2, 3):
+        pg.click("#roll")
+        wait_idle(pg, "move")
+        dice = rolled(k)
+        assert pg.get_attribute("#board", "data-dice") == f"{dice[0]}-{dice[1]}"
+        board.push(click_max_play(pg, board, dice))
+        wait_idle(pg, "roll")
+        assert pg.get_attribute("#board", "data-id") == board.id()
+        assert f"{('White', 'Black')[board.turn]}'s turn" in pg.inner_text("#status")
+    assert [e["player"] for e in log_entries(pg)] == [1, 0, 1]
+    assert moves == []
+    checked_screenshot(pg, tmp_path, "two-people.png")
+
+
+def test_rule_options_reach_the_game(page, server_url):
+    # Fevga's runner rule with the first checker released at r >= 12 instead of 13 (D-RUNNER).
+    requests: list[dict] = []
+    pg = page
+    pg.on("request", lambda r: requests.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/new") else None)
+    pg.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(pg)
+    pg.select_option("#variant", "fevga")
+    labels = pg.eval_on_selector_all("#rule-options select", "ss => ss.map(s => s.dataset.option)")
+    assert labels == [o["name"] for o in tavli.variant_options("fevga")]
+    pg.select_option('[data-option="runner_threshold"]', label="12")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
+    assert requests[-1]["options"] == {"runner_threshold": 12}
+    assert pg.get_attribute("#board", "data-id") == tavli.Board("fevga", runner_threshold=12).id()
+    pg.select_option("#variant", "portes")  # a game without options shows none
+    assert pg.is_hidden("#rule-options")

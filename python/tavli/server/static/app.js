@@ -1,4 +1,5 @@
-// tavli web page: a person plays White against the engine through the HTTP API (/api/v1/...).
+// tavli web page: a person plays against the engine (White, or Black in single games), or two people
+// play each other at one screen, through the HTTP API (/api/v1/...).
 //
 // No game logic lives here: the legal plays come from POST /api/v1/plays, the board drawing from
 // POST /api/v1/render, the engine's plays from POST /api/v1/move (or /match/move), cube decisions
@@ -26,14 +27,21 @@
   const MAX_CUBE = 32768;
   const BAR = -1;
   const OFF = 24;
-  const HUMAN = 0;
-  const ENGINE = 1;
+  // The person's colour and the engine's: White and Black unless the person chose Black (single
+  // games). Two people on one screen ("both"): HUMAN is the side to move, the board turned to it.
+  let HUMAN = 0;
+  let ENGINE = 1;
+  let hotseat = false;
   const NAMES = {
     fevga: 'Fevga', moultezim: 'Moultezim', plakoto: 'Plakoto', portes: 'Portes', tavla: 'Tavla',
     backgammon: 'Backgammon', narde: 'Long Narde', jacquet: 'Jacquet', tawla31: 'Tawla 31',
     nackgammon: 'Nackgammon', hypergammon: 'Hypergammon', tavli: 'Tavli (Portes, Plakoto, Fevga)',
   };
-  const SIDE_NAMES = ['You (White)', 'Engine (Black)'];
+  const COLOURS = ['White', 'Black'];
+  // "You (White)", "Engine (Black)"; two people: "White", "Black".
+  const sideName = (side) => (hotseat ? COLOURS[side] : `${side === HUMAN ? 'You' : 'Engine'} (${COLOURS[side]})`);
+  // Whose point numbers the move list uses: the person's, or White's between two people.
+  const logViewer = () => (hotseat ? 0 : HUMAN);
   // Games whose opening roll is the starter's first roll (RULES.md D-OPENING; tavli.match.OPENING):
   // in the others the starter rolls both dice again.
   const OPENING_DICE = new Set(['backgammon', 'nackgammon', 'hypergammon']);
@@ -251,7 +259,7 @@
   async function draw() {
     const token = ++drawToken;
     const view = boardView();
-    const body = { position: view.position, viewer: 0, highlight: view.highlight };
+    const body = { position: view.position, viewer: HUMAN, highlight: view.highlight };
     if (view.dice) body.dice = highFirst(view.dice);
     if (view.play) body.play = view.play;
     if (state.cube) body.cube = state.cube;
@@ -298,7 +306,7 @@
     const mover = pipCount(pos.mover, pos.bar[0]);
     const opponent = pipCount(pos.opponent, pos.bar[1]);
     const [white, black] = pos.turn === HUMAN ? [mover, opponent] : [opponent, mover];
-    el.textContent = `Pips: you ${white} · engine ${black}`;
+    el.textContent = `Pips: ${sideName(0)} ${white} · ${sideName(1)} ${black}`;
     el.dataset.white = String(white);
     el.dataset.black = String(black);
     el.hidden = false;
@@ -356,7 +364,7 @@
     for (const [r, n] of net) {
       if (!regions.has(r)) continue;
       if (n < 0) {
-        const mine = [...regions.get(r).querySelectorAll('circle.checker.white')];
+        const mine = [...regions.get(r).querySelectorAll(`circle.checker.${COLOURS[HUMAN].toLowerCase()}`)];
         mine.slice(Math.max(0, mine.length + n)).forEach((c) => c.classList.add('leaving'));
       } else if (n > 0 && r !== OFF) {
         for (let i = 0; i < n; i += 1) {
@@ -399,7 +407,7 @@
   function routeOf(el) {
     const p = el.getAttribute('data-point');
     if (p === 'bar') return BAR;
-    if (p === 'off') return el.getAttribute('data-side') === '1' ? null : OFF;
+    if (p === 'off') return el.getAttribute('data-side') === String(HUMAN) ? OFF : null;
     const n = Number(p);
     return Number.isInteger(n) && n >= 1 && n <= 24 ? 24 - n : null;
   }
@@ -501,8 +509,8 @@
       || (state.variant === 'tawla31' && (state.position.options || {}).movement === 'parallel');
   }
 
-  function viewerText(text, player, parallel) {
-    if (player === HUMAN) return text;
+  function viewerText(text, player, parallel, viewer = logViewer()) {
+    if (player === viewer) return text;
     const white = (n) => (parallel ? 24 - ((36 - n) % 24) : 25 - n); // its point n = its route 24 - n
     return text.replace(/(^|[ /])(\d+)/g, (m, pre, n) => pre + white(Number(n)));
   }
@@ -514,9 +522,13 @@
   async function newGame() {
     const choice = $('variant').value;
     state.plies = Number($('strength').value);
+    const side = $('side').value; // matches: the person is White
+    hotseat = !choice.startsWith('match:') && side === 'both';
+    HUMAN = !choice.startsWith('match:') && side === '1' ? 1 : 0;
+    ENGINE = 1 - HUMAN;
     Object.assign(state, {
       outcome: null, match: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
-      opening: false, openingDice: null,
+      opening: false, openingDice: null, options: null,
       last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false, cubeMatch: null,
     });
     $('hints').hidden = true;
@@ -543,17 +555,19 @@
   }
 
   async function newSingleGame(variant) {
-    const r = await api('new', { variant, options: {} });
+    if (variant !== state.variant || !state.options) state.options = ruleOptions(variant);
+    const r = await api('new', { variant, options: state.options });
     state.position = r.position;
     state.id = r.id;
     state.variant = r.position.variant;
     state.turn = r.position.turn;
     state.outcome = null;
-    state.cube = cubeGames.has(state.variant) ? { value: 1, owner: null } : null;
+    // Two people on one screen play without the cube (the engine answers doubles here).
+    state.cube = cubeGames.has(state.variant) && !hotseat ? { value: 1, owner: null } : null;
     // A game from its start opens with one die each. Every start is the same for both sides in
     // their own frames; a position set up otherwise (a test's, a loaded one) has no opening roll.
     const p = state.position;
-    state.opening = state.turn === HUMAN && JSON.stringify(p.mover) === JSON.stringify(p.opponent)
+    state.opening = state.turn === 0 && JSON.stringify(p.mover) === JSON.stringify(p.opponent)
       && !p.bar[0] && !p.bar[1] && !p.off[0] && !p.off[1];
     state.openingDice = null;
   }
@@ -586,6 +600,7 @@
       if (state.awaitingNext) { setPhase('next'); break; }
       if (state.mode === 'match' ? state.match.phase === 'opening' : state.opening) { setPhase('opening'); break; }
       if (state.offer) { setPhase('answer'); break; }
+      if (hotseat && state.turn !== HUMAN) { [HUMAN, ENGINE] = [state.turn, 1 - state.turn]; } // the board turns
       if (state.turn === ENGINE) { await engineTurn(); continue; }
       if (!state.dice && forcedDice()) { await startTurn(forcedDice()); continue; }
       setPhase(state.dice ? 'move' : 'roll');
@@ -638,14 +653,15 @@
       addLog({ opening: true, dice, text: 'a tie: roll again' });
       return;
     }
-    const starter = dice[0] > dice[1] ? HUMAN : ENGINE;
-    addLog({ opening: true, dice, text: starter === HUMAN ? 'you start' : 'the engine starts' });
+    const starter = dice[0] > dice[1] ? 0 : 1; // White's die against Black's
+    const who = hotseat ? `${COLOURS[starter]} starts` : starter === HUMAN ? 'you start' : 'the engine starts';
+    addLog({ opening: true, dice, text: who });
     state.opening = false;
     if (OPENING_DICE.has(state.variant)) state.openingDice = highFirst(dice);
-    if (starter === ENGINE) {
+    if (starter !== state.turn) {
       state.position = otherSideToMove(state.position);
-      state.turn = ENGINE;
-      state.id = null; // the engine's play brings the next ID
+      state.turn = starter;
+      state.id = null; // the first play brings the next ID
     }
   }
 
@@ -840,6 +856,7 @@
     const snap = state.history.pop();
     if (!snap) return;
     Object.assign(state, snap, { moves: [], selected: null });
+    if (hotseat) [HUMAN, ENGINE] = [state.turn, 1 - state.turn];
     $('hints').hidden = true;
     showChoices([]);
     renderLog();
@@ -906,7 +923,8 @@
   }
 
   function resultText(result, variant) {
-    const who = result.winner === HUMAN ? 'You win' : result.winner === ENGINE ? 'The engine wins' : 'Drawn';
+    const who = result.winner === null || result.winner === undefined ? 'Drawn'
+      : hotseat ? `${COLOURS[result.winner]} wins` : result.winner === HUMAN ? 'You win' : 'The engine wins';
     const pts = result.winner === null || result.winner === undefined ? ''
       : ` ${result.points} point${result.points === 1 ? '' : 's'}`;
     const kind = result.kind ? ` (${result.kind})` : '';
@@ -920,18 +938,20 @@
   }
 
   function describe() {
-    // The engine's move text is turned into White's point numbers, the ones the board shows.
-    const lastText = !state.last ? ''
-      : state.last.player === ENGINE
-        ? `The engine played ${viewerText(state.last.play.text, ENGINE, isParallel())} with ${diceText(state.last.dice)}. `
-        : `You played ${state.last.play.text} with ${diceText(state.last.dice)}. `;
+    // The other side's move text is turned into the point numbers the board shows.
+    let lastText = '';
+    if (state.last) {
+      const { player, play, dice } = state.last;
+      const who = hotseat ? COLOURS[player] : player === HUMAN ? 'You' : 'The engine';
+      lastText = `${who} played ${viewerText(play.text, player, isParallel(), HUMAN)} with ${diceText(dice)}. `;
+    }
     let text = '';
     switch (state.phase) {
       case 'opening':
         text = state.mode !== 'match' ? `${nameOf(state.variant)}: roll one die each to see who starts.` : `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
         break;
       case 'roll':
-        text = `${lastText}Your turn: roll the dice.`;
+        text = `${lastText}${hotseat ? `${COLOURS[HUMAN]}'s turn` : 'Your turn'}: roll the dice.`;
         break;
       case 'move': {
         const n = state.plays.length;
@@ -1015,13 +1035,14 @@
         li.className = 'cube-note';
         li.textContent = e.note;
       } else if (e.opening) {
-        li.textContent = `Opening roll: you ${e.dice[0]}, engine ${e.dice[1]} — ${e.text}`;
+        const [w, b] = hotseat ? ['White', 'Black'] : HUMAN === 0 ? ['you', 'engine'] : ['engine', 'you'];
+        li.textContent = `Opening roll: ${w} ${e.dice[0]}, ${b} ${e.dice[1]} — ${e.text}`;
       } else {
         li.dataset.player = String(e.player);
         li.dataset.dice = diceText(e.dice);
         li.dataset.steps = JSON.stringify(e.steps);
         li.dataset.id = e.id || '';
-        li.textContent = `${SIDE_NAMES[e.player]}: ${diceText(e.dice)} ${viewerText(e.text, e.player, e.parallel)}`;
+        li.textContent = `${sideName(e.player)}: ${diceText(e.dice)} ${viewerText(e.text, e.player, e.parallel)}`;
         li.dataset.text = e.text; // the mover's own notation, for scripts
       }
       ol.appendChild(li);
@@ -1062,6 +1083,7 @@
     const single = document.createElement('optgroup');
     single.label = 'One game';
     for (const g of games) {
+      variantInfo.set(g.name, g);
       single.appendChild(new Option(nameOf(g.name), g.name));
       if (g.cube) cubeGames.add(g.name);
     }
@@ -1076,6 +1098,47 @@
     }
     select.value = 'fevga';
     showTarget();
+    showRuleOptions();
+  }
+
+  // The rule options of the chosen single game (GET /api/v1/variants), each a select set to its
+  // default; a match plays its games' defaults.
+  const variantInfo = new Map();
+
+  function showRuleOptions() {
+    const box = $('rule-options');
+    box.replaceChildren();
+    const info = variantInfo.get($('variant').value);
+    for (const o of (info ? info.options : [])) {
+      const label = document.createElement('label');
+      label.textContent = o.name.replace(/_/g, ' ');
+      label.title = o.help;
+      const select = document.createElement('select');
+      select.dataset.option = o.name;
+      select.dataset.testid = `option-${o.name}`;
+      select.title = o.help;
+      o.choices.forEach((c, i) => {
+        const opt = new Option(String(c), String(i));
+        opt.selected = c === o.default;
+        select.appendChild(opt);
+      });
+      label.appendChild(select);
+      box.appendChild(label);
+    }
+    box.hidden = !box.childElementCount;
+  }
+
+  // The options chosen for `variant` that differ from the defaults, with the choices' own types.
+  function ruleOptions(variant) {
+    const info = variantInfo.get(variant);
+    const out = {};
+    if (!info || $('variant').value !== variant) return out;
+    for (const o of info.options) {
+      const select = $('rule-options').querySelector(`select[data-option="${o.name}"]`);
+      const chosen = select ? o.choices[Number(select.value)] : o.default;
+      if (chosen !== o.default) out[o.name] = chosen;
+    }
+    return out;
   }
 
   function showTarget() {
@@ -1097,7 +1160,7 @@
   function init() {
     readSeed();
     $('setup').addEventListener('submit', (e) => { e.preventDefault(); run(newGame); });
-    $('variant').addEventListener('change', showTarget);
+    $('variant').addEventListener('change', () => { showTarget(); showRuleOptions(); });
     $('strength').addEventListener('change', () => { state.plies = Number($('strength').value); });
     $('roll').addEventListener('click', () => run(rollButton));
     $('undo').addEventListener('click', () => run(undo));
