@@ -256,3 +256,49 @@ def test_rule_options_reach_the_game(page, server_url):
     assert pg.get_attribute("#board", "data-id") == tavli.Board("fevga", runner_threshold=12).id()
     pg.select_option("#variant", "portes")  # a game without options shows none
     assert pg.is_hidden("#rule-options")
+
+
+def test_save_the_game_as_a_record_and_load_one(page, server_url, tmp_path):
+    # Save: the downloaded file is the project's game record, and Board.from_record replays it to
+    # the page's position. Load: a record written by Board.to_record, played on from its end.
+    pg = page
+    pg.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(pg)
+    pg.select_option("#variant", "portes")
+    pg.select_option("#strength", "0")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
+    pg.click("#roll")
+    wait_idle(pg, "roll")  # the engine won the opening and played
+    pg.click("#roll")
+    wait_idle(pg, "move")
+    board = black_to_move(tavli.Board("portes"))
+    first = log_entries(pg)[0]
+    board.push(board.find_play(first["steps"], tuple(int(x) for x in first["dice"].split("-"))))
+    board.push(click_max_play(pg, board, tuple(int(x) for x in pg.get_attribute("#board", "data-dice").split("-"))))
+    wait_idle(pg, "roll")
+    with pg.expect_download() as info:
+        pg.click("#save-game")
+    saved = json.loads(open(info.value.path(), encoding="utf-8").read())
+    assert saved["format"] == "tavli.game" and len(saved["plays"]) == 3
+    replayed = tavli.Board.from_record(saved)
+    assert replayed.id() == pg.get_attribute("#board", "data-id")
+    assert replayed.to_record()["plays"][:2] == board.to_record()["plays"]
+
+    plakoto = tavli.Board("plakoto")
+    rng = tavli.Rng(7)
+    for _ in range(2):  # White, then Black: White to move at the end
+        plakoto.push(plakoto.legal_plays(rng.roll())[-1])
+    path = tmp_path / "plakoto.json"
+    path.write_text(json.dumps(plakoto.to_record()), encoding="utf-8")
+    pg.set_input_files("#load-file", str(path))
+    wait_idle(pg, "roll")
+    assert pg.get_attribute("#board", "data-id") == plakoto.id()
+    assert pg.get_attribute("#board", "data-variant") == "plakoto"
+    assert [e["steps"] for e in log_entries(pg)] == [p["steps"] for p in plakoto.to_record()["plays"]]
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tavli.match"}', encoding="utf-8")
+    pg.set_input_files("#load-file", str(bad))
+    pg.wait_for_selector("#error:not([hidden])")
+    assert "not a tavli game record" in pg.inner_text("#error")

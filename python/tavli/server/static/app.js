@@ -541,7 +541,7 @@
       applyMatch(await api('match/new', body));
     } else {
       state.mode = 'game';
-      $('save-box').hidden = true; // a single game keeps no record: play a match (to 1) to save it
+      $('save-box').hidden = true; // single games save as a game record (Save game)
       let variant = choice;
       if (choice.startsWith('cubematch:')) {
         variant = choice.slice(10);
@@ -567,9 +567,73 @@
     // A game from its start opens with one die each. Every start is the same for both sides in
     // their own frames; a position set up otherwise (a test's, a loaded one) has no opening roll.
     const p = state.position;
+    state.start = state.position; // the record's start: the position before the first play
     state.opening = state.turn === 0 && JSON.stringify(p.mover) === JSON.stringify(p.opponent)
       && !p.bar[0] && !p.bar[1] && !p.off[0] && !p.off[1];
     state.openingDice = null;
+  }
+
+  // A single game as the project's JSON game record (Board.to_record, "tavli.game" in
+  // tavli-v1.schema.json): the start and every play; Board.from_record replays it.
+  function gameRecord() {
+    const plays = state.log.filter((e) => e.player !== undefined)
+      .map((e) => ({ dice: e.dice, steps: e.steps, play: e.text }));
+    return { format: 'tavli.game', version: 1, start: state.start, plays, result: state.outcome ? state.result : null };
+  }
+
+  function download(text, name) {
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    link.download = name;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  }
+
+  async function saveGame() {
+    if (state.mode !== 'game' || !state.start) return;
+    download(`${JSON.stringify(gameRecord(), null, 1)}\n`, `tavli-${state.variant}.json`);
+  }
+
+  // A saved game record, replayed play by play through POST /play (the server checks each), then
+  // played on from its last position. Its cube is not recorded: a cube game goes on centred.
+  async function loadGame(file) {
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (e) {
+      throw new ApiError(`${file.name}: not JSON (${e.message})`);
+    }
+    if (!record || record.format !== 'tavli.game' || !record.start || !Array.isArray(record.plays)) {
+      throw new ApiError(`${file.name}: not a tavli game record (format "tavli.game", with start and plays)`);
+    }
+    let position = record.start;
+    let id = null;
+    let outcome = null;
+    const log = [];
+    for (const [i, p] of record.plays.entries()) {
+      if (outcome) throw new ApiError(`${file.name}: play ${i + 1} comes after the end of the game`);
+      const r = await api('play', { position, dice: p.dice, play: { steps: p.steps, dice: p.dice } });
+      const made = r.play || p;
+      log.push({ player: position.turn, dice: p.dice, text: made.text || p.play, steps: p.steps, id: r.id,
+                 parallel: PARALLEL.has(position.variant) || (position.options || {}).movement === 'parallel' });
+      ({ position, id } = r);
+      outcome = r.outcome || null;
+    }
+    Object.assign(state, {
+      mode: 'game', match: null, cubeMatch: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
+      last: null, history: [], log, rolls: log.length, offer: null, engineConsidered: false, opening: false,
+      openingDice: null, options: record.start.options || {}, start: record.start, position, id,
+      variant: position.variant, turn: position.turn, outcome, result: outcome,
+    });
+    hotseat = $('side').value === 'both';
+    if (hotseat) [HUMAN, ENGINE] = [state.turn, 1 - state.turn];
+    state.cube = cubeGames.has(state.variant) && !hotseat ? { value: 1, owner: null } : null;
+    if (outcome) log.push({ result: outcome, variant: state.variant });
+    $('save-box').hidden = true;
+    $('hints').hidden = true;
+    showChoices([]);
+    renderLog();
+    await advance();
   }
 
   // A match's finished games as a file (POST record/save), downloaded by the browser.
@@ -660,6 +724,7 @@
     if (OPENING_DICE.has(state.variant)) state.openingDice = highFirst(dice);
     if (starter !== state.turn) {
       state.position = otherSideToMove(state.position);
+      state.start = state.position;
       state.turn = starter;
       state.id = null; // the first play brings the next ID
     }
@@ -734,6 +799,7 @@
     state.id = r.id;
     state.turn = r.position.turn;
     state.outcome = r.outcome || null;
+    state.result = state.outcome; // the game's own result, before the cube multiplies it
     if (state.outcome && state.cube) state.outcome = Object.assign({}, state.outcome, { points: state.outcome.points * state.cube.value });
     if (state.outcome) {
       addLog({ result: state.outcome, variant: state.variant });
@@ -1059,6 +1125,9 @@
     $('undo').disabled = busy || !canUndo();
     $('hint').disabled = busy || p !== 'move';
     $('new-game').disabled = busy;
+    $('save-game').hidden = state.mode !== 'game';
+    $('save-game').disabled = busy || !state.start;
+    $('load-game').disabled = busy;
     $('double').hidden = !state.cube;
     $('double').disabled = busy || p !== 'roll' || !canDouble(HUMAN);
     $('take').hidden = p !== 'answer';
@@ -1169,6 +1238,13 @@
     $('take').addEventListener('click', () => run(() => answerDouble(true)));
     $('pass').addEventListener('click', () => run(() => answerDouble(false)));
     $('save').addEventListener('click', () => run(saveMatch));
+    $('save-game').addEventListener('click', () => run(saveGame));
+    $('load-game').addEventListener('click', () => $('load-file').click());
+    $('load-file').addEventListener('change', () => {
+      const file = $('load-file').files[0];
+      if (file) run(() => loadGame(file));
+      $('load-file').value = '';
+    });
     $('play-only').addEventListener('click', () => run(async () => {
       if (state.phase === 'move' && state.plays.length === 1) await humanPlays(state.plays[0]);
     }));
