@@ -302,3 +302,23 @@ def test_save_the_game_as_a_record_and_load_one(page, server_url, tmp_path):
     pg.set_input_files("#load-file", str(bad))
     pg.wait_for_selector("#error:not([hidden])")
     assert "not a tavli game record" in pg.inner_text("#error")
+
+
+def test_a_rollout_of_the_position(page, server_url):
+    # The engine's opening play of the test seed, then a rollout before the person's roll: the
+    # page shows Board.rollout of that position (144 trials, greedy, the page's seed), for White.
+    pg = page
+    new_game(pg, server_url, "fevga", SEED)
+    pg.click("#roll")
+    wait_idle(pg, "roll")
+    board = black_to_move(tavli.Board("fevga"))
+    e = log_entries(pg)[0]
+    board.push(board.find_play(e["steps"], tuple(int(x) for x in e["dice"].split("-"))))
+    r = board.rollout(144, "greedy", seed=SEED)  # first: the net loads (once a process) outside the server's budget
+    pg.click("#rollout")
+    wait_idle(pg, "roll")
+    el = "#rollout-result"
+    assert pg.get_attribute(el, "data-id") == board.id() and pg.get_attribute(el, "data-trials") == "144"
+    assert float(pg.get_attribute(el, "data-equity")) == pytest.approx(r.equity, abs=1e-12)
+    text = pg.inner_text(el)
+    assert "for You (White) to roll" in text and f"{r.equity:+.3f} ± {1.959963984540054 * r.equity_std_error:.3f}" in text

@@ -532,6 +532,7 @@
       last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false, cubeMatch: null,
     });
     $('hints').hidden = true;
+    $('rollout-result').hidden = true;
     showChoices([]);
     if (choice.startsWith('match:')) {
       state.mode = 'match';
@@ -786,6 +787,7 @@
 
   function finishPlay(player, dice, play, before, beforeId) {
     state.last = { player, dice, play, before, beforeId };
+    $('rollout-result').hidden = true; // it was of the position before this play
     state.openingDice = null;
     state.dice = null;
     state.plays = [];
@@ -981,6 +983,25 @@
     $('hints').hidden = false;
   }
 
+  // ---------------------------------------------------------------- rollout
+  const ROLLOUT_TRIALS = 144; // four stratified blocks of 36 first rolls; fits the server's budget
+
+  // The position before the roll, played out (POST /rollout), for the side to move.
+  async function rollout() {
+    const seed = seedBase === null ? 0 : seedBase;
+    const r = await api('rollout', { position: state.position, trials: ROLLOUT_TRIALS, player: 'greedy', seed });
+    const p = r.probabilities;
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    const el = $('rollout-result');
+    el.textContent = `Rollout of the position for ${sideName(state.turn)} to roll (${r.trials} games, greedy play): `
+      + `win ${pct(p.win)}, gammons ${pct(p.win_double)} / ${pct(p.lose_double)}, `
+      + `equity ${r.equity >= 0 ? '+' : ''}${r.equity.toFixed(3)} ± ${r.equity_ci95.toFixed(3)} (95%)`;
+    el.dataset.equity = String(r.equity);
+    el.dataset.trials = String(r.trials);
+    el.dataset.id = state.id || '';
+    el.hidden = false;
+  }
+
   // ---------------------------------------------------------------- text on the page
   function moveHelp() {
     return state.selected === null
@@ -1124,6 +1145,7 @@
     rollBtn.textContent = labels[p] || 'Roll';
     $('undo').disabled = busy || !canUndo();
     $('hint').disabled = busy || p !== 'move';
+    $('rollout').disabled = busy || !['roll', 'move'].includes(p);
     $('new-game').disabled = busy;
     $('save-game').hidden = state.mode !== 'game';
     $('save-game').disabled = busy || !state.start;
@@ -1234,6 +1256,7 @@
     $('roll').addEventListener('click', () => run(rollButton));
     $('undo').addEventListener('click', () => run(undo));
     $('hint').addEventListener('click', () => run(hint));
+    $('rollout').addEventListener('click', () => run(rollout));
     $('double').addEventListener('click', () => run(humanDoubles));
     $('take').addEventListener('click', () => run(() => answerDouble(true)));
     $('pass').addEventListener('click', () => run(() => answerDouble(false)));
