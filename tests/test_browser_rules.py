@@ -322,3 +322,29 @@ def test_a_rollout_of_the_position(page, server_url):
     assert float(pg.get_attribute(el, "data-equity")) == pytest.approx(r.equity, abs=1e-12)
     text = pg.inner_text(el)
     assert "for You (White) to roll" in text and f"{r.equity:+.3f} ± {1.959963984540054 * r.equity_std_error:.3f}" in text
+
+
+@pytest.mark.parametrize("code, new_game, opening_status, roll", [
+    ("el", "Νέο παιχνίδι", "ρίξτε από ένα ζάρι για να δείτε ποιος ξεκινά", "Ρίξτε για την αρχή"),
+    ("tr", "Yeni oyun", "kimin başlayacağını görmek için birer zar atın", "Başlamak için zar at"),
+])
+def test_the_page_in_greek_and_turkish(page, server_url, tmp_path, code, new_game, opening_status, roll):
+    pg = page
+    new_game_page = f"{server_url}/?seed={SEED}"
+    pg.goto(new_game_page)
+    wait_idle(pg, "opening")
+    assert pg.get_attribute("html", "lang") == "en" and pg.inner_text("#new-game") == "New game"
+    pg.select_option("#lang", code)
+    assert pg.get_attribute("html", "lang") == code
+    assert pg.inner_text("#new-game") == new_game and pg.inner_text("#roll") == roll
+    assert opening_status in pg.inner_text("#status")
+    pg.click("#roll")  # the engine wins the seed's opening and plays: the log speaks the language too
+    wait_idle(pg, "roll")
+    line = opening_lines(pg)[0] if code == "en" else pg.inner_text("#log li:first-child")
+    assert {"el": "Ζάρι αρχής", "tr": "Başlangıç zarı"}[code] in line
+    checked_screenshot(pg, tmp_path, f"page-{code}.png")
+    pg.reload()  # the choice is remembered
+    wait_idle(pg, "opening")
+    assert pg.inner_text("#new-game") == new_game
+    pg.select_option("#lang", "en")
+    assert pg.inner_text("#new-game") == "New game"

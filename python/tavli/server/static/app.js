@@ -37,9 +37,46 @@
     backgammon: 'Backgammon', narde: 'Long Narde', jacquet: 'Jacquet', tawla31: 'Tawla 31',
     nackgammon: 'Nackgammon', hypergammon: 'Hypergammon', tavli: 'Tavli (Portes, Plakoto, Fevga)',
   };
-  const COLOURS = ['White', 'Black'];
+  // ---------------------------------------------------------------- language (i18n.js)
+  const WORDS = window.TAVLI_I18N || { languages: { en: 'English' }, en: {} };
+  let lang = 'en';
+  // The words of `key` in the page's language (English where it has none), {name}s filled in.
+  const t = (key, params = {}) => ((WORDS[lang] || {})[key] || WORDS.en[key] || key)
+    .replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+
+  const COLOURS = ['White', 'Black']; // class names and the API's words; shown through colourName
+  const colourName = (side) => t(side === 0 ? 'white' : 'black');
   // "You (White)", "Engine (Black)"; two people: "White", "Black".
-  const sideName = (side) => (hotseat ? COLOURS[side] : `${side === HUMAN ? 'You' : 'Engine'} (${COLOURS[side]})`);
+  const sideName = (side) => (hotseat ? colourName(side)
+    : t(side === HUMAN ? 'youSide' : 'engineSide', { colour: colourName(side) }));
+
+  function applyLanguage() {
+    document.documentElement.lang = lang;
+    document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  }
+
+  function setLanguage(code) {
+    lang = WORDS[code] ? code : 'en';
+    try { window.localStorage.setItem('tavli-lang', lang); } catch (_) { /* private mode */ }
+    $('lang').value = lang;
+    applyLanguage();
+    if (state.phase !== 'loading') {
+      describe();
+      renderLog();
+      updateControls();
+      if (state.position) showPips(state.phase === 'next' ? state.finished.position : state.position);
+    }
+  }
+
+  function initLanguage() {
+    const select = $('lang');
+    for (const [code, name] of Object.entries(WORDS.languages)) select.appendChild(new Option(name, code));
+    let chosen = new URLSearchParams(window.location.search).get('lang');
+    if (!chosen) { try { chosen = window.localStorage.getItem('tavli-lang'); } catch (_) { chosen = null; } }
+    if (!chosen) chosen = (navigator.language || 'en').slice(0, 2);
+    select.addEventListener('change', () => setLanguage(select.value));
+    setLanguage(chosen);
+  }
   // Whose point numbers the move list uses: the person's, or White's between two people.
   const logViewer = () => (hotseat ? 0 : HUMAN);
   // Games whose opening roll is the starter's first roll (RULES.md D-OPENING; tavli.match.OPENING):
@@ -306,7 +343,8 @@
     const mover = pipCount(pos.mover, pos.bar[0]);
     const opponent = pipCount(pos.opponent, pos.bar[1]);
     const [white, black] = pos.turn === HUMAN ? [mover, opponent] : [opponent, mover];
-    el.textContent = `Pips: ${sideName(0)} ${white} · ${sideName(1)} ${black}`;
+    el.textContent = t('pips', { white: t('pipsOf', { side: sideName(0), n: white }),
+                                 black: t('pipsOf', { side: sideName(1), n: black }) });
     el.dataset.white = String(white);
     el.dataset.black = String(black);
     el.hidden = false;
@@ -715,11 +753,11 @@
   // opening roll the starter plays those two dice, else the starter rolls both dice.
   async function singleGameOpening(dice) {
     if (dice[0] === dice[1]) {
-      addLog({ opening: true, dice, text: 'a tie: roll again' });
+      addLog({ opening: true, dice, text: { key: 'tie' } });
       return;
     }
     const starter = dice[0] > dice[1] ? 0 : 1; // White's die against Black's
-    const who = hotseat ? `${COLOURS[starter]} starts` : starter === HUMAN ? 'you start' : 'the engine starts';
+    const who = hotseat ? { key: 'sideStarts', side: starter } : { key: starter === HUMAN ? 'youStart' : 'engineStarts' };
     addLog({ opening: true, dice, text: who });
     state.opening = false;
     if (OPENING_DICE.has(state.variant)) state.openingDice = highFirst(dice);
@@ -1029,16 +1067,16 @@
     let lastText = '';
     if (state.last) {
       const { player, play, dice } = state.last;
-      const who = hotseat ? COLOURS[player] : player === HUMAN ? 'You' : 'The engine';
-      lastText = `${who} played ${viewerText(play.text, player, isParallel(), HUMAN)} with ${diceText(dice)}. `;
+      const who = hotseat ? colourName(player) : t(player === HUMAN ? 'whoYou' : 'whoEngine');
+      lastText = t('played', { who, play: viewerText(play.text, player, isParallel(), HUMAN), dice: diceText(dice) });
     }
     let text = '';
     switch (state.phase) {
       case 'opening':
-        text = state.mode !== 'match' ? `${nameOf(state.variant)}: roll one die each to see who starts.` : `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
+        text = state.mode !== 'match' ? t('statusOpening', { game: nameOf(state.variant) }) : `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
         break;
       case 'roll':
-        text = `${lastText}${hotseat ? `${COLOURS[HUMAN]}'s turn` : 'Your turn'}: roll the dice.`;
+        text = lastText + (hotseat ? t('statusSideRoll', { side: colourName(HUMAN) }) : t('statusYourRoll'));
         break;
       case 'move': {
         const n = state.plays.length;
@@ -1047,7 +1085,7 @@
         break;
       }
       case 'engine':
-        text = `${lastText}The engine is thinking…`;
+        text = lastText + t('statusThinking');
         break;
       case 'answer':
         text = `${lastText}The engine doubles to ${state.offer.value}: take or pass?`;
@@ -1122,8 +1160,12 @@
         li.className = 'cube-note';
         li.textContent = e.note;
       } else if (e.opening) {
-        const [w, b] = hotseat ? ['White', 'Black'] : HUMAN === 0 ? ['you', 'engine'] : ['engine', 'you'];
-        li.textContent = `Opening roll: ${w} ${e.dice[0]}, ${b} ${e.dice[1]} — ${e.text}`;
+        const [w, b] = hotseat ? [colourName(0), colourName(1)]
+          : HUMAN === 0 ? [t('openingYou'), t('openingEngine')] : [t('openingEngine'), t('openingYou')];
+        // A single game's entry names its words by key (shown in the language of the moment).
+        const text = typeof e.text === 'string' ? e.text
+          : t(e.text.key, e.text.side === undefined ? {} : { side: colourName(e.text.side) });
+        li.textContent = t('openingLine', { first: w, a: e.dice[0], second: b, b: e.dice[1], text });
       } else {
         li.dataset.player = String(e.player);
         li.dataset.dice = diceText(e.dice);
@@ -1141,8 +1183,8 @@
     const p = state.phase;
     const rollBtn = $('roll');
     rollBtn.disabled = busy || !['roll', 'opening', 'next', 'engine'].includes(p);
-    const labels = { opening: 'Roll for the start', next: 'Next game', engine: busy ? 'Roll' : 'Engine: try again' };
-    rollBtn.textContent = labels[p] || 'Roll';
+    const labels = { opening: t('rollStart'), next: t('nextGame'), engine: busy ? t('roll') : t('engineAgain') };
+    rollBtn.textContent = labels[p] || t('roll');
     $('undo').disabled = busy || !canUndo();
     $('hint').disabled = busy || p !== 'move';
     $('rollout').disabled = busy || !['roll', 'move'].includes(p);
@@ -1249,6 +1291,7 @@
   }
 
   function init() {
+    initLanguage();
     readSeed();
     $('setup').addEventListener('submit', (e) => { e.preventDefault(); run(newGame); });
     $('variant').addEventListener('change', () => { showTarget(); showRuleOptions(); });
