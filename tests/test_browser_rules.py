@@ -47,10 +47,12 @@ def checked_screenshot(pg, tmp_path, name: str) -> None:
     assert len(set(raw[::97])) > 16  # a blank page would have a handful of byte values
 
 
-def new_game(pg, url: str, variant: str, seed: int) -> None:
+def new_game(pg, url: str, variant: str, seed: int = SEED, side: str = "0") -> None:
+    """A new single game at 0 plies, waiting for its opening roll; side "0", "1" or "both"."""
     pg.goto(f"{url}/?seed={seed}")
     wait_idle(pg)
     pg.select_option("#variant", variant)
+    pg.select_option("#side", side)
     pg.select_option("#strength", "0")
     pg.click("#new-game")
     wait_idle(pg, "opening")
@@ -182,13 +184,7 @@ def test_the_person_plays_black(page, server_url, tmp_path):
     # The test seed's opening is White 1, Black 5: as Black the person starts; Portes re-rolls, so
     # the person's first roll is roll 1 (4-5, shown 5-4). The board is drawn from Black's side.
     pg = page
-    pg.goto(f"{server_url}/?seed={SEED}")
-    wait_idle(pg)
-    pg.select_option("#variant", "portes")
-    pg.select_option("#side", "1")
-    pg.select_option("#strength", "0")
-    pg.click("#new-game")
-    wait_idle(pg, "opening")
+    new_game(pg, server_url, "portes", side="1")
     pg.click("#roll")
     wait_idle(pg, "roll")
     assert opening_lines(pg) == ["Opening roll: engine 1, you 5 — you start"]
@@ -214,12 +210,7 @@ def test_two_people_on_one_screen(page, server_url, tmp_path):
     moves: list[str] = []
     pg = page
     pg.on("request", lambda r: moves.append(r.url) if r.url.endswith("/api/v1/move") else None)
-    pg.goto(f"{server_url}/?seed={SEED}")
-    wait_idle(pg)
-    pg.select_option("#variant", "fevga")
-    pg.select_option("#side", "both")
-    pg.click("#new-game")
-    wait_idle(pg, "opening")
+    new_game(pg, server_url, "fevga", side="both")
     pg.click("#roll")
     wait_idle(pg, "roll")
     assert opening_lines(pg) == ["Opening roll: White 1, Black 5 — Black starts"]
@@ -262,12 +253,7 @@ def test_save_the_game_as_a_record_and_load_one(page, server_url, tmp_path):
     # Save: the downloaded file is the project's game record, and Board.from_record replays it to
     # the page's position. Load: a record written by Board.to_record, played on from its end.
     pg = page
-    pg.goto(f"{server_url}/?seed={SEED}")
-    wait_idle(pg)
-    pg.select_option("#variant", "portes")
-    pg.select_option("#strength", "0")
-    pg.click("#new-game")
-    wait_idle(pg, "opening")
+    new_game(pg, server_url, "portes")
     pg.click("#roll")
     wait_idle(pg, "roll")  # the engine won the opening and played
     pg.click("#roll")
@@ -330,8 +316,7 @@ def test_a_rollout_of_the_position(page, server_url):
 ])
 def test_the_page_in_greek_and_turkish(page, server_url, tmp_path, code, new_game, opening_status, roll):
     pg = page
-    new_game_page = f"{server_url}/?seed={SEED}"
-    pg.goto(new_game_page)
+    pg.goto(f"{server_url}/?seed={SEED}")
     wait_idle(pg, "opening")
     assert pg.get_attribute("html", "lang") == "en" and pg.inner_text("#new-game") == "New game"
     pg.select_option("#lang", code)

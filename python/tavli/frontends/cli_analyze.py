@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from .cli_cube import cube_and_match, print_cube_decision
 from .cli_evaluator import describe_evaluator, load_evaluator
@@ -32,7 +33,9 @@ def cmd_plays(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_analyze(args: argparse.Namespace) -> int:
+def searched_position(args: argparse.Namespace) -> tuple[Any, Any, Any] | None:
+    """(board, evaluator, cube and match or None) of `analyze` and `eval`, every argument checked
+    before the board is printed; None when the game is over (said so)."""
     pos = position_of(args)
     board = pos.board
     evaluator = load_evaluator(args.evaluator)
@@ -41,14 +44,22 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     print()
     if board.is_game_over():
         print(f"the game is over: {board.outcome()}")
+        return None
+    return board, evaluator, state
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    searched = searched_position(args)
+    if searched is None:
         return 0
+    board, evaluator, state = searched
     ev = board.evaluate(plies=min(args.plies, 2), evaluator=evaluator)
     p = ev.probabilities
     print(f"evaluator: {describe_evaluator(evaluator, board.variant)}")
     print(f"before the roll ({ev.plies}-ply): equity {ev.equity:+.3f}  win {p.win:.3f}  "
           f"win2 {p.win_double:.3f}  lose2 {p.lose_double:.3f}")
     if state is not None:
-        print_cube_decision(board, *state, p, min(args.plies, 2))
+        print_cube_decision(board, state[0], state[1], p, min(args.plies, 2))
     for dice in [args.dice or (6, 5)]:
         t0 = time.perf_counter()
         a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,

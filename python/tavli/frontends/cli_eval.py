@@ -7,7 +7,7 @@ import argparse
 import time
 from typing import Any
 
-from .cli_cube import cube_and_match, print_cube_decision
+from .cli_cube import print_cube_decision
 from .cli_evaluator import describe_evaluator, load_evaluator
 from .cli_position import position_of
 from .cli_progress import bar_or_none
@@ -15,7 +15,7 @@ from .cli_progress import bar_or_none
 Z95 = 1.959963984540054  # two-sided 95% interval of a mean from its standard error
 
 
-def _table(p: Any, equity: float, errors: Any = None, equity_error: float | None = None) -> None:
+def _table(p: Any, equity: float, errors: Any = None, equity_error: float = 0.0) -> None:
     draws = p.draw > 0 or (errors is not None and errors.draw > 0)
     cols = ["win", "win2", "win3", "lose2", "lose3"] + (["draw"] if draws else [])
     print(f"    {'':<8}" + "".join(f"{c:>8}" for c in cols) + f"{'equity':>9}")
@@ -28,15 +28,12 @@ def _table(p: Any, equity: float, errors: Any = None, equity_error: float | None
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    pos = position_of(args)
-    board = pos.board
-    evaluator = load_evaluator(args.evaluator)
-    state = cube_and_match(args, board, pos.cube, pos.match)
-    print(board)
-    print()
-    if board.is_game_over():
-        print(f"the game is over: {board.outcome()}")
+    from .cli_analyze import searched_position
+
+    searched = searched_position(args)
+    if searched is None:
         return 0
+    board, evaluator, state = searched
     t0 = time.perf_counter()
     ev = board.evaluate(plies=args.plies, threads=args.threads, time_limit=args.time_limit, evaluator=evaluator)
     dt = time.perf_counter() - t0
@@ -45,7 +42,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
           f"{dt * 1e3:.1f} ms{' (interrupted by the time limit)' if ev.interrupted else ''}")
     _table(ev.probabilities, ev.equity)
     if state is not None:
-        print_cube_decision(board, *state, ev.probabilities, ev.plies)
+        print_cube_decision(board, state[0], state[1], ev.probabilities, ev.plies)
     return 0
 
 
@@ -55,7 +52,8 @@ def _rollout_settings(args: argparse.Namespace, board: Any) -> dict[str, Any]:
     evaluator = None if args.evaluator is None else load_evaluator(args.evaluator) or "nets"
     settings = dict(trials=args.trials, player=args.player, truncate=args.truncate, seed=args.seed,
                     threads=args.threads, evaluator=evaluator)
-    _rollout_args(board, *settings.values(), True)  # every argument checked before the first trial
+    # every argument checked before the first trial
+    _rollout_args(board, args.trials, args.player, args.truncate, args.seed, args.threads, evaluator, True)
     return settings
 
 

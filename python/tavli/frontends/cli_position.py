@@ -32,7 +32,7 @@ def id_format(text: str) -> str:
     return "tavli"
 
 
-def read_position(text: str | None, variant: str | None, options: dict[str, str], start: bool = False) -> Position:
+def read_position(text: str | None, variant: str | None, options: dict[str, Any], start: bool = False) -> Position:
     """The board named by the command's arguments; ValueError or InvalidPosition naming the problem.
     No text: the starting position with `start`, else the built-in middle-game position."""
     from .. import Board
@@ -59,9 +59,9 @@ def read_position(text: str | None, variant: str | None, options: dict[str, str]
     return Position(board, None if bare else cube, None if bare else match)
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """--option NAME=VALUE, repeated."""
-    out = {}
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """--option NAME=VALUE, repeated (the values stay text: the core reads them)."""
+    out: dict[str, Any] = {}
     for item in pairs:
         if "=" not in item:
             raise ValueError(f"option {item!r}: expected name=value")

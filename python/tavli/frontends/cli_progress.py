@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from typing import TextIO
 
 
 def wanted(forced: bool, quiet: bool, stream: TextIO | None = None) -> bool:
@@ -54,5 +54,3 @@ class Bar:
 def bar_or_none(unit: str, forced: bool, quiet: bool) -> Bar | None:
     return Bar(unit) if wanted(forced, quiet) else None
 
-
-Reporter = Callable[[int, int], None]
