@@ -540,16 +540,17 @@
     return p;
   }
 
-  // Move text from White's seat: the engine's text numbers the points from its own side (as GNU
-  // Backgammon writes it); each point number becomes White's (bar, off, hits and counts stay).
   function isParallel() {
     return PARALLEL.has(state.variant)
       || (state.variant === 'tawla31' && (state.position.options || {}).movement === 'parallel');
   }
 
+  // Move text from the viewer's seat: a play's text numbers the points from its mover's side (as
+  // GNU Backgammon writes it); each point number of the other side's becomes the viewer's (bar,
+  // off, hits and counts stay). Its point n is its route 24 - n.
   function viewerText(text, player, parallel, viewer = logViewer()) {
     if (player === viewer) return text;
-    const white = (n) => (parallel ? 24 - ((36 - n) % 24) : 25 - n); // its point n = its route 24 - n
+    const white = (n) => (parallel ? 24 - ((36 - n) % 24) : 25 - n);
     return text.replace(/(^|[ /])(\d+)/g, (m, pre, n) => pre + white(Number(n)));
   }
 
