@@ -41,6 +41,13 @@ def bear_off_win() -> tavli.Board:
                                   "off": [14, 1]})
 
 
+def test_options_without_a_command_are_analyze_s():
+    rc, out, err = run("--dice", "6-5", "--plies", "0", "--start", "--variant", "backgammon", "--limit", "1")
+    assert rc == 0, err
+    assert "6-5: 7 legal plays" in out  # counted by hand in test_every_id_form_names_the_same_position
+    assert run("--plies", "-1")[0] == 2
+
+
 def test_version():
     out = subprocess.run([sys.executable, "-m", "tavli", "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == f"tavli {tavli.__version__}"

@@ -2,7 +2,7 @@
 position, `tavli plays` lists the legal plays, `tavli perft` counts them, `tavli simulate` plays
 games; render, ubgi, review, convert and serve are the front ends (docs/cli.md).
 
-With no arguments, `tavli` analyses a built-in Fevga middle-game position (reached by seeded
+With no arguments (or only options), `tavli` analyses a built-in Fevga middle-game position (reached by seeded
 random self-play, so it is the same everywhere) for the roll 6-5 at 2 plies.
 
 This module only dispatches: the commands live in tavli.frontends.cli_*.
@@ -89,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                          help="requests that may wait for a worker (default 8 per worker, at least 32); more get 503")
     p_serve.set_defaults(func=cmd_serve)
 
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["analyze"] + argv  # options without a command are analyze's (`tavli --plies 3`)
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["analyze"] + argv)
