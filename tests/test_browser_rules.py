@@ -319,12 +319,17 @@ def test_the_page_in_greek_and_turkish(page, server_url, tmp_path, code, new_gam
     pg.goto(f"{server_url}/?seed={SEED}")
     wait_idle(pg, "opening")
     assert pg.get_attribute("html", "lang") == "en" and pg.inner_text("#new-game") == "New game"
+    missing = pg.evaluate(f"Object.keys(TAVLI_I18N.en).filter(k => !(k in TAVLI_I18N.{code}))")
+    assert missing == []  # every English phrase has its translation
     pg.select_option("#lang", code)
     assert pg.get_attribute("html", "lang") == code
     assert pg.inner_text("#new-game") == new_game and pg.inner_text("#roll") == roll
     assert opening_status in pg.inner_text("#status")
     pg.click("#roll")  # the engine wins the seed's opening and plays: the log speaks the language too
     wait_idle(pg, "roll")
+    pg.click("#roll")
+    wait_idle(pg, "move")
+    assert {"el": "Φέρατε 3-3", "tr": "3-3 attınız"}[code] in pg.inner_text("#status")  # the seed's roll 2
     line = opening_lines(pg)[0] if code == "en" else pg.inner_text("#log li:first-child")
     assert {"el": "Ζάρι αρχής", "tr": "Başlangıç zarı"}[code] in line
     checked_screenshot(pg, tmp_path, f"page-{code}.png")

@@ -473,7 +473,7 @@
       if (sources().has(r)) {
         state.selected = r;
       } else {
-        setStatus(`No legal step starts at ${pointName(r)}. ${moveHelp()}`);
+        setStatus(t('noStep', { point: pointName(r), help: moveHelp() }));
         return;
       }
     } else if (r === state.selected) {
@@ -490,7 +490,7 @@
     } else if (sources().has(r)) {
       state.selected = r;
     } else {
-      setStatus(`${pointName(state.selected)} to ${pointName(r)} is not a legal step. ${moveHelp()}`);
+      setStatus(t('notStep', { a: pointName(state.selected), b: pointName(r), help: moveHelp() }));
       return;
     }
     describe();
@@ -1043,16 +1043,14 @@
 
   // ---------------------------------------------------------------- text on the page
   function moveHelp() {
-    return state.selected === null
-      ? 'Click a highlighted point with one of your checkers.'
-      : `Now click where the checker from ${pointName(state.selected)} goes (highlighted).`;
+    return state.selected === null ? t('helpSource') : t('helpTarget', { point: pointName(state.selected) });
   }
 
   function resultText(result, variant) {
-    const who = result.winner === null || result.winner === undefined ? 'Drawn'
-      : hotseat ? `${COLOURS[result.winner]} wins` : result.winner === HUMAN ? 'You win' : 'The engine wins';
-    const pts = result.winner === null || result.winner === undefined ? ''
-      : ` ${result.points} point${result.points === 1 ? '' : 's'}`;
+    const decided = result.winner !== null && result.winner !== undefined;
+    const who = !decided ? t('drawn')
+      : hotseat ? t('winSide', { side: colourName(result.winner) }) : t(result.winner === HUMAN ? 'winYou' : 'winEngine');
+    const pts = !decided ? '' : t(result.points === 1 ? 'points1' : 'pointsN', { n: result.points });
     const kind = result.kind ? ` (${result.kind})` : '';
     return `${nameOf(variant || state.variant)}: ${who}${pts}${kind}`;
   }
@@ -1081,8 +1079,11 @@
         break;
       case 'move': {
         const n = state.plays.length;
-        const only = n === 1 ? (state.plays[0].steps.length ? `one legal play: ${state.plays[0].text}` : 'no legal play: you pass') : `${n} legal plays`;
-        text = `You rolled ${diceText(state.dice)}: ${only}. ${n > 1 || state.plays[0].steps.length ? moveHelp() : ''}`;
+        const only = n === 1 ? (state.plays[0].steps.length ? t('onlyPlay', { play: state.plays[0].text }) : t('noPlay'))
+          : t('nPlays', { n });
+        const help = n > 1 || state.plays[0].steps.length ? moveHelp() : '';
+        text = hotseat ? t('rolledSide', { side: colourName(HUMAN), dice: diceText(state.dice), only, help })
+          : t('rolledYou', { dice: diceText(state.dice), only, help });
         break;
       }
       case 'engine':
@@ -1102,7 +1103,7 @@
           const s = state.match.score;
           text = `${lastText}Match over: ${state.match.winner === HUMAN ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
         } else {
-          text = `${lastText}Game over. ${resultText(state.outcome, state.variant)}.`;
+          text = lastText + t('gameOver', { result: resultText(state.outcome, state.variant) });
         }
         break;
       default:
