@@ -84,13 +84,48 @@ def wait_idle(pg, phase: str | None = None) -> None:
         pytest.fail(f"the page shows an error: {pg.inner_text('#error')}")
 
 
-def start(pg, url: str, variant: str, plies: int = 0) -> None:
-    pg.goto(f"{url}/?seed={SEED}")
+def rolled(k: int, seed: int = SEED) -> tuple[int, int]:
+    """Roll k of a game under ?seed=, as the page shows it: high die first."""
+    return tuple(sorted(tavli.Rng(seed * SEED_STRIDE + k).roll(), reverse=True))
+
+
+# The games whose opening roll is the starter's first roll (RULES.md D-OPENING); in the others the
+# starter rolls both dice again.
+OPENING_DICE = {"backgammon", "nackgammon", "hypergammon"}
+
+
+def opening(seed: int = SEED) -> tuple[int, int, tuple[int, int]]:
+    """The opening of a single game by the rule book: one die each (White's, Black's), ties again.
+    (rolls used, the starter 0/1, the two dice high first)."""
+    k = 0
+    while True:
+        white, black = tavli.Rng(seed * SEED_STRIDE + k).roll()
+        k += 1
+        if white != black:
+            return k, 0 if white > black else 1, (max(white, black), min(white, black))
+
+
+def black_to_move(board: tavli.Board) -> tavli.Board:
+    """The starting position with Black to move (the engine won the opening roll)."""
+    d = board.to_dict()
+    d.update(turn=1, mover=d["opponent"], opponent=d["mover"])
+    for pair in ("bar", "off", "pinned", "first_turn"):
+        if pair in d:
+            d[pair] = d[pair][::-1]
+    return tavli.Board.from_dict(d)
+
+
+def start(pg, url: str, variant: str, plies: int = 0, seed: int = SEED) -> None:
+    """A new single game, through its opening roll (the engine's first play too, if it starts)."""
+    pg.goto(f"{url}/?seed={seed}")
     wait_idle(pg)
     pg.select_option("#variant", variant)
     pg.select_option("#strength", str(plies))
     pg.click("#new-game")
-    wait_idle(pg, "roll")
+    wait_idle(pg, "opening")
+    while pg.get_attribute("#board", "data-phase") == "opening":
+        pg.click("#roll")
+        wait_idle(pg)
 
 
 def page_dice(pg) -> tuple[int, int]:
@@ -168,13 +203,27 @@ def play_turns(pg, variant: str, turns: int) -> tavli.Board:
     """Plays `turns` of the person's turns (each followed by the engine's reply) by clicking, and
     checks every roll and the page's position against a replay through the Python API."""
     board = tavli.Board(variant)
-    rolls = 0
-    for _ in range(turns):
-        pg.click("#roll")
-        wait_idle(pg, "move")
+    rolls, starter, opening_dice = opening()
+    if starter == 1:  # the engine's opening play, in the log before the person's first roll
+        board = black_to_move(board)
+        engine = log_entries(pg)[0]
+        engine_dice = tuple(int(x) for x in engine["dice"].split("-"))
+        if variant in OPENING_DICE:
+            assert engine_dice == opening_dice
+        else:
+            assert engine_dice == rolled(rolls)
+            rolls += 1
+        board.push(board.find_play(engine["steps"], engine_dice))
+    for turn in range(turns):
+        if turn == 0 and starter == 0 and variant in OPENING_DICE:
+            wait_idle(pg, "move")  # the person plays the opening dice
+            assert page_dice(pg) == opening_dice
+        else:
+            pg.click("#roll")
+            wait_idle(pg, "move")
+            assert page_dice(pg) == rolled(rolls), "the page's dice do not follow ?seed="
+            rolls += 1
         dice = page_dice(pg)
-        assert dice == tavli.Rng(SEED * SEED_STRIDE + rolls).roll(), "the page's dice do not follow ?seed="
-        rolls += 1
         assert pg.get_attribute("#board", "data-id") == board.id()
         plays = board.legal_plays(dice)
         mine = max(plays, key=len)  # the play with the most steps: the most clicking
@@ -188,7 +237,7 @@ def play_turns(pg, variant: str, turns: int) -> tavli.Board:
         engine = entries[-1]
         assert engine["player"] == 1
         engine_dice = tuple(int(x) for x in engine["dice"].split("-"))
-        assert engine_dice == tavli.Rng(SEED * SEED_STRIDE + rolls).roll()
+        assert engine_dice == rolled(rolls)
         rolls += 1
         board.push(board.find_play(engine["steps"], engine_dice))  # raises unless legal here
         assert pg.get_attribute("#board", "data-id") == board.id()
@@ -198,11 +247,16 @@ def play_turns(pg, variant: str, turns: int) -> tavli.Board:
 # --- tests ---------------------------------------------------------------------------------------
 def test_fevga_then_plakoto_by_clicking(page, server_url):
     pg = page
-    start(pg, server_url, "fevga")
+    pg.goto(f"{server_url}/?seed={SEED}")
+    wait_idle(pg)
+    pg.select_option("#variant", "fevga")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
     # The start as the rule book sets it (RULES.md §1.2, §6.1): 15 White checkers on White's
     # point 24 (r0) and 15 Black ones on Black's r0, which is White's r12: point 12.
     w, b = svg_counts(pg)
     assert (w[23], sum(w), b[11], sum(b)) == (15, 15, 15, 15)
+    start(pg, server_url, "fevga")
 
     board = play_turns(pg, "fevga", 3)
     pg.click("#roll")  # the person's next roll shows the position itself (no arrows)
@@ -224,9 +278,12 @@ def test_fevga_then_plakoto_by_clicking(page, server_url):
     assert pg.get_attribute("#board", "data-dice") == dice_before
 
     # Plakoto: contrary movement, so Black's r0 is White's r23, point 1 (RULES.md §1.2, §5.1).
-    start(pg, server_url, "plakoto")
+    pg.select_option("#variant", "plakoto")
+    pg.click("#new-game")
+    wait_idle(pg, "opening")
     w, b = svg_counts(pg)
     assert (w[23], sum(w), b[0], sum(b)) == (15, 15, 15, 15)
+    start(pg, server_url, "plakoto")
     board = play_turns(pg, "plakoto", 3)
     pg.click("#roll")
     wait_idle(pg, "move")
@@ -325,7 +382,8 @@ def test_server_errors_are_shown(page, server_url):
     pg.unroute("**/api/v1/move")
     pg.click("#roll")
     wait_idle(pg, "roll")
-    assert [e["player"] for e in log_entries(pg)] == [0, 1]
+    starter = opening()[1]
+    assert [e["player"] for e in log_entries(pg)] == [1] * starter + [0, 1]  # after the engine's opening play
 
 
 def test_bad_seed_in_the_address_is_reported(page, server_url):
@@ -333,7 +391,7 @@ def test_bad_seed_in_the_address_is_reported(page, server_url):
     pg.goto(f"{server_url}/?seed=banana")
     pg.wait_for_selector('#board[data-busy="false"]')
     assert "seed" in pg.inner_text("#error") and not pg.is_hidden("#error")
-    assert pg.get_attribute("#board", "data-phase") == "roll"  # still playable, with random dice
+    assert pg.get_attribute("#board", "data-phase") == "opening"  # still playable, with random dice
 
 
 # --- the doubling cube (money play) ---------------------------------------------------------------
@@ -344,9 +402,12 @@ def cube_shown(pg) -> tuple[str, str, str | None, str | None]:
 
 
 def test_the_person_doubles_at_the_start_and_the_engine_takes(page, server_url, tmp_path):
-    """From the start position a double is an easy take (the doubler wins about half the games):
-    the engine takes, and the cube goes to it at 2, drawn at its (top) end."""
+    """After the opening play a double is an easy take (the doubler wins about half the games):
+    the engine takes, and the cube goes to it at 2, drawn at its (top) end. (Backgammon's opening
+    roll is the starter's first roll, so nobody can double before it: here the engine starts.)"""
+    assert opening()[1] == 1
     start(page, server_url, "backgammon")
+    wait_idle(page, "roll")
     assert cube_shown(page) == ("1", "centre", "1", "centre")
     assert page.text_content("#board svg g.cube text") == "64"  # a centred cube shows 64, as boards do
     assert page.is_enabled("#double") and not page.is_visible("#take")

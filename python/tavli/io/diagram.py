@@ -36,6 +36,14 @@ def _cell(w: int, b: int, w_pinned: bool = False, b_pinned: bool = False) -> str
     return "   ."
 
 
+def pip_counts(board: Any) -> tuple[int, int]:
+    """(White's, Black's) pips still to travel: a checker on route index r has 24 - r to go (r 23:
+    one pip to bear off), one on the bar 25 (RULES.md §1.1's frame, the same in every game)."""
+    mover, opponent = (sum(n * (24 - r) for r, n in enumerate(side)) + 25 * bar
+                       for side, bar in ((board.mover, board.bar[0]), (board.opponent, board.bar[1])))
+    return (mover, opponent) if board.turn == 0 else (opponent, mover)
+
+
 def diagram(board: Any) -> str:
     white, black, white_pins, black_pins = _white_frame(board)
     top = [11 - i for i in range(12)]  # White r 11..0 = points 13..24
@@ -48,6 +56,7 @@ def diagram(board: Any) -> str:
         return " " + "".join(nums[:6]) + "  " + "".join(nums[6:])
     bar_w, bar_b = (board.bar if board.turn == 0 else board.bar[::-1])
     off_w, off_b = (board.off if board.turn == 0 else board.off[::-1])
+    pips_w, pips_b = pip_counts(board)
     to_move = "X (white)" if board.turn == 0 else "O (black)"
     lines = [
         f"{board.variant}: {to_move} to move",
@@ -55,7 +64,7 @@ def diagram(board: Any) -> str:
         row(top),
         row(bottom),
         labels(bottom),
-        f"bar X {bar_w} O {bar_b}   off X {off_w} O {off_b}",
+        f"bar X {bar_w} O {bar_b}   off X {off_w} O {off_b}   pips X {pips_w} O {pips_b}",
         f"id {board.id()}",
     ]
     return "\n".join(lines)

@@ -590,6 +590,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
     from .cube import add_routes as add_cube_routes  # POST /cube: the cube decision
 
     add_cube_routes(app, API, ApiError, pool.run, call_within)
+    from .rollout import add_routes as add_rollout_routes  # POST /rollout: the page's rollout
+
+    add_rollout_routes(app, API, ApiError, pool.run)
     return app
 
 

@@ -1,4 +1,5 @@
-// tavli web page: a person plays White against the engine through the HTTP API (/api/v1/...).
+// tavli web page: a person plays against the engine (White, or Black in single games), or two people
+// play each other at one screen, through the HTTP API (/api/v1/...).
 //
 // No game logic lives here: the legal plays come from POST /api/v1/plays, the board drawing from
 // POST /api/v1/render, the engine's plays from POST /api/v1/move (or /match/move), cube decisions
@@ -26,19 +27,70 @@
   const MAX_CUBE = 32768;
   const BAR = -1;
   const OFF = 24;
-  const HUMAN = 0;
-  const ENGINE = 1;
+  // The person's colour and the engine's: White and Black unless the person chose Black (single
+  // games). Two people on one screen ("both"): HUMAN is the side to move, the board turned to it.
+  let HUMAN = 0;
+  let ENGINE = 1;
+  let hotseat = false;
   const NAMES = {
     fevga: 'Fevga', moultezim: 'Moultezim', plakoto: 'Plakoto', portes: 'Portes', tavla: 'Tavla',
     backgammon: 'Backgammon', narde: 'Long Narde', jacquet: 'Jacquet', tawla31: 'Tawla 31',
     nackgammon: 'Nackgammon', hypergammon: 'Hypergammon', tavli: 'Tavli (Portes, Plakoto, Fevga)',
   };
-  const SIDE_NAMES = ['You (White)', 'Engine (Black)'];
+  // ---------------------------------------------------------------- language (i18n.js)
+  const WORDS = window.TAVLI_I18N || { languages: { en: 'English' }, en: {} };
+  let lang = 'en';
+  // The words of `key` in the page's language (English where it has none), {name}s filled in.
+  const t = (key, params = {}) => ((WORDS[lang] || {})[key] || WORDS.en[key] || key)
+    .replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+
+  const COLOURS = ['White', 'Black']; // class names and the API's words; shown through colourName
+  const colourName = (side) => t(side === 0 ? 'white' : 'black');
+  // "You (White)", "Engine (Black)"; two people: "White", "Black".
+  const sideName = (side) => (hotseat ? colourName(side)
+    : t(side === HUMAN ? 'youSide' : 'engineSide', { colour: colourName(side) }));
+
+  function applyLanguage() {
+    document.documentElement.lang = lang;
+    document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  }
+
+  function setLanguage(code) {
+    lang = WORDS[code] ? code : 'en';
+    try { window.localStorage.setItem('tavli-lang', lang); } catch (_) { /* private mode */ }
+    $('lang').value = lang;
+    applyLanguage();
+    if (state.phase !== 'loading') {
+      describe();
+      renderLog();
+      updateControls();
+      if (state.position) showPips(state.phase === 'next' ? state.finished.position : state.position);
+    }
+  }
+
+  function initLanguage() {
+    const select = $('lang');
+    for (const [code, name] of Object.entries(WORDS.languages)) select.appendChild(new Option(name, code));
+    let chosen = new URLSearchParams(window.location.search).get('lang');
+    if (!chosen) { try { chosen = window.localStorage.getItem('tavli-lang'); } catch (_) { chosen = null; } }
+    if (!chosen) chosen = (navigator.language || 'en').slice(0, 2);
+    select.addEventListener('change', () => setLanguage(select.value));
+    setLanguage(chosen);
+  }
+  // Whose point numbers the move list uses: the person's, or White's between two people.
+  const logViewer = () => (hotseat ? 0 : HUMAN);
+  // Games whose opening roll is the starter's first roll (RULES.md D-OPENING; tavli.match.OPENING):
+  // in the others the starter rolls both dice again.
+  const OPENING_DICE = new Set(['backgammon', 'nackgammon', 'hypergammon']);
+  // Games whose sides move the same way round (variant.cpp's movement trait): the other side's
+  // route index r' is White's (r' + 12) % 24 there, 23 - r' in the contrary games (svg.py).
+  const PARALLEL = new Set(['fevga', 'moultezim', 'narde', 'jacquet']);
 
   const $ = (id) => document.getElementById(id);
   const nameOf = (v) => NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
   const pointName = (r) => (r === BAR ? 'bar' : r === OFF ? 'off' : String(24 - r));
-  const diceText = (d) => (d ? `${d[0]}-${d[1]}` : '');
+  const highFirst = (d) => (d[0] >= d[1] ? [d[0], d[1]] : [d[1], d[0]]);
+  const diceText = (d) => (d ? highFirst(d).join('-') : ''); // dice are shown high die first
   const clone = (x) => JSON.parse(JSON.stringify(x));
 
   // ---------------------------------------------------------------- state
@@ -99,11 +151,13 @@
     return path === 'render' ? res.text() : res.json();
   }
 
-  async function roll() {
+  // A roll of both dice, high die first; `asRolled` keeps the order (an opening roll: White's
+  // die, Black's die).
+  async function roll(asRolled = false) {
     const body = seedBase === null ? {} : { seed: seedBase * SEED_STRIDE + state.rolls };
     state.rolls += 1;
     const r = await api('roll', body);
-    return r.dice;
+    return asRolled ? r.dice : highFirst(r.dice);
   }
 
   // ---------------------------------------------------------------- messages
@@ -189,6 +243,8 @@
     return n;
   }
 
+  // Where the person may take a checker from next: with one of theirs on the bar, only the bar
+  // (every rule book: a checker on the bar enters before any other moves).
   function sources() {
     const out = new Set();
     for (const p of candidates()) {
@@ -196,7 +252,7 @@
         for (const s of w) if (available(s[0]) > 0) out.add(s[0]);
       }
     }
-    return out;
+    return out.has(BAR) && available(BAR) > 0 ? new Set([BAR]) : out;
   }
 
   function targets(from) {
@@ -240,8 +296,8 @@
   async function draw() {
     const token = ++drawToken;
     const view = boardView();
-    const body = { position: view.position, viewer: 0, highlight: view.highlight };
-    if (view.dice) body.dice = view.dice;
+    const body = { position: view.position, viewer: HUMAN, highlight: view.highlight };
+    if (view.dice) body.dice = highFirst(view.dice);
     if (view.play) body.play = view.play;
     if (state.cube) body.cube = state.cube;
     const text = await api('render', body);
@@ -266,12 +322,32 @@
     board.dataset.variant = state.variant || '';
     board.dataset.turn = String(state.turn);
     board.dataset.dice = diceText(view.dice);
+    showPips(state.phase === 'next' ? view.position : state.position); // the position now, not the one drawn under arrows
     decorate(svg, view);
     if (focusKey) { // keyboard play: keep the focus on the same region of the new drawing
       const again = [...svg.querySelectorAll('[data-point]')]
         .find((g) => `${g.getAttribute('data-point')}:${g.getAttribute('data-side')}` === focusKey);
       if (again && again.getAttribute('tabindex') !== null) again.focus();
     }
+  }
+
+  // Pips still to travel, each side in its own frame: a checker on route index r has 24 - r to
+  // go, one on the bar 25 (RULES.md §1.1; 167 each at the backgammon start).
+  function pipCount(counts, bar) {
+    return counts.reduce((sum, n, r) => sum + n * (24 - r), 25 * bar);
+  }
+
+  function showPips(pos) {
+    const el = $('pips');
+    if (!pos) { el.hidden = true; return; }
+    const mover = pipCount(pos.mover, pos.bar[0]);
+    const opponent = pipCount(pos.opponent, pos.bar[1]);
+    const [white, black] = pos.turn === HUMAN ? [mover, opponent] : [opponent, mover];
+    el.textContent = t('pips', { white: t('pipsOf', { side: sideName(0), n: white }),
+                                 black: t('pipsOf', { side: sideName(1), n: black }) });
+    el.dataset.white = String(white);
+    el.dataset.black = String(black);
+    el.hidden = false;
   }
 
   // Makes the clickable regions reachable by keyboard, marks the chosen source and draws the
@@ -326,7 +402,7 @@
     for (const [r, n] of net) {
       if (!regions.has(r)) continue;
       if (n < 0) {
-        const mine = [...regions.get(r).querySelectorAll('circle.checker.white')];
+        const mine = [...regions.get(r).querySelectorAll(`circle.checker.${COLOURS[HUMAN].toLowerCase()}`)];
         mine.slice(Math.max(0, mine.length + n)).forEach((c) => c.classList.add('leaving'));
       } else if (n > 0 && r !== OFF) {
         for (let i = 0; i < n; i += 1) {
@@ -369,7 +445,7 @@
   function routeOf(el) {
     const p = el.getAttribute('data-point');
     if (p === 'bar') return BAR;
-    if (p === 'off') return el.getAttribute('data-side') === '1' ? null : OFF;
+    if (p === 'off') return el.getAttribute('data-side') === String(HUMAN) ? OFF : null;
     const n = Number(p);
     return Number.isInteger(n) && n >= 1 && n <= 24 ? 24 - n : null;
   }
@@ -397,7 +473,7 @@
       if (sources().has(r)) {
         state.selected = r;
       } else {
-        setStatus(`No legal step starts at ${pointName(r)}. ${moveHelp()}`);
+        setStatus(t('noStep', { point: pointName(r), help: moveHelp() }));
         return;
       }
     } else if (r === state.selected) {
@@ -414,7 +490,7 @@
     } else if (sources().has(r)) {
       state.selected = r;
     } else {
-      setStatus(`${pointName(state.selected)} to ${pointName(r)} is not a legal step. ${moveHelp()}`);
+      setStatus(t('notStep', { a: pointName(state.selected), b: pointName(r), help: moveHelp() }));
       return;
     }
     describe();
@@ -449,7 +525,33 @@
 
   // ---------------------------------------------------------------- game flow
   function forcedDice() {
-    return state.mode === 'match' && state.match && state.match.phase === 'playing' ? state.match.forced_dice : null;
+    if (state.mode !== 'match') return state.openingDice; // a single game's opening roll, where it is played
+    return state.match && state.match.phase === 'playing' ? state.match.forced_dice : null;
+  }
+
+  // The same position with the other side to move: the sides' counts are each in their own frame,
+  // so they swap places (a single game the engine starts).
+  function otherSideToMove(pos) {
+    const p = clone(pos);
+    p.mover = pos.opponent;
+    p.opponent = pos.mover;
+    for (const k of ['bar', 'off', 'pinned', 'first_turn']) if (pos[k]) p[k] = [pos[k][1], pos[k][0]];
+    p.turn = 1 - pos.turn;
+    return p;
+  }
+
+  function isParallel() {
+    return PARALLEL.has(state.variant)
+      || (state.variant === 'tawla31' && (state.position.options || {}).movement === 'parallel');
+  }
+
+  // Move text from the viewer's seat: a play's text numbers the points from its mover's side (as
+  // GNU Backgammon writes it); each point number of the other side's becomes the viewer's (bar,
+  // off, hits and counts stay). Its point n is its route 24 - n.
+  function viewerText(text, player, parallel, viewer = logViewer()) {
+    if (player === viewer) return text;
+    const white = (n) => (parallel ? 24 - ((36 - n) % 24) : 25 - n);
+    return text.replace(/(^|[ /])(\d+)/g, (m, pre, n) => pre + white(Number(n)));
   }
 
   function isOver() {
@@ -459,11 +561,17 @@
   async function newGame() {
     const choice = $('variant').value;
     state.plies = Number($('strength').value);
+    const side = $('side').value; // matches: the person is White
+    hotseat = !choice.startsWith('match:') && side === 'both';
+    HUMAN = !choice.startsWith('match:') && side === '1' ? 1 : 0;
+    ENGINE = 1 - HUMAN;
     Object.assign(state, {
       outcome: null, match: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
+      opening: false, openingDice: null, options: null,
       last: null, history: [], log: [], rolls: 0, cube: null, offer: null, engineConsidered: false, cubeMatch: null,
     });
     $('hints').hidden = true;
+    $('rollout-result').hidden = true;
     showChoices([]);
     if (choice.startsWith('match:')) {
       state.mode = 'match';
@@ -473,7 +581,7 @@
       applyMatch(await api('match/new', body));
     } else {
       state.mode = 'game';
-      $('save-box').hidden = true; // a single game keeps no record: play a match (to 1) to save it
+      $('save-box').hidden = true; // single games save as a game record (Save game)
       let variant = choice;
       if (choice.startsWith('cubematch:')) {
         variant = choice.slice(10);
@@ -487,13 +595,85 @@
   }
 
   async function newSingleGame(variant) {
-    const r = await api('new', { variant, options: {} });
+    if (variant !== state.variant || !state.options) state.options = ruleOptions(variant);
+    const r = await api('new', { variant, options: state.options });
     state.position = r.position;
     state.id = r.id;
     state.variant = r.position.variant;
     state.turn = r.position.turn;
     state.outcome = null;
-    state.cube = cubeGames.has(state.variant) ? { value: 1, owner: null } : null;
+    // Two people on one screen play without the cube (the engine answers doubles here).
+    state.cube = cubeGames.has(state.variant) && !hotseat ? { value: 1, owner: null } : null;
+    // A game from its start opens with one die each. Every start is the same for both sides in
+    // their own frames; a position set up otherwise (a test's, a loaded one) has no opening roll.
+    const p = state.position;
+    state.start = state.position; // the record's start: the position before the first play
+    state.opening = state.turn === 0 && JSON.stringify(p.mover) === JSON.stringify(p.opponent)
+      && !p.bar[0] && !p.bar[1] && !p.off[0] && !p.off[1];
+    state.openingDice = null;
+  }
+
+  // A single game as the project's JSON game record (Board.to_record, "tavli.game" in
+  // tavli-v1.schema.json): the start and every play; Board.from_record replays it.
+  function gameRecord() {
+    const plays = state.log.filter((e) => e.player !== undefined)
+      .map((e) => ({ dice: e.dice, steps: e.steps, play: e.text }));
+    return { format: 'tavli.game', version: 1, start: state.start, plays, result: state.outcome ? state.result : null };
+  }
+
+  function download(text, name) {
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    link.download = name;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  }
+
+  async function saveGame() {
+    if (state.mode !== 'game' || !state.start) return;
+    download(`${JSON.stringify(gameRecord(), null, 1)}\n`, `tavli-${state.variant}.json`);
+  }
+
+  // A saved game record, replayed play by play through POST /play (the server checks each), then
+  // played on from its last position. Its cube is not recorded: a cube game goes on centred.
+  async function loadGame(file) {
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (e) {
+      throw new ApiError(`${file.name}: not JSON (${e.message})`);
+    }
+    if (!record || record.format !== 'tavli.game' || !record.start || !Array.isArray(record.plays)) {
+      throw new ApiError(`${file.name}: not a tavli game record (format "tavli.game", with start and plays)`);
+    }
+    let position = record.start;
+    let id = null;
+    let outcome = null;
+    const log = [];
+    for (const [i, p] of record.plays.entries()) {
+      if (outcome) throw new ApiError(`${file.name}: play ${i + 1} comes after the end of the game`);
+      const r = await api('play', { position, dice: p.dice, play: { steps: p.steps, dice: p.dice } });
+      const made = r.play || p;
+      log.push({ player: position.turn, dice: p.dice, text: made.text || p.play, steps: p.steps, id: r.id,
+                 parallel: PARALLEL.has(position.variant) || (position.options || {}).movement === 'parallel' });
+      ({ position, id } = r);
+      outcome = r.outcome || null;
+    }
+    Object.assign(state, {
+      mode: 'game', match: null, cubeMatch: null, awaitingNext: false, dice: null, plays: [], moves: [], selected: null,
+      last: null, history: [], log, rolls: log.length, offer: null, engineConsidered: false, opening: false,
+      openingDice: null, options: record.start.options || {}, start: record.start, position, id,
+      variant: position.variant, turn: position.turn, outcome, result: outcome,
+    });
+    hotseat = $('side').value === 'both';
+    if (hotseat) [HUMAN, ENGINE] = [state.turn, 1 - state.turn];
+    state.cube = cubeGames.has(state.variant) && !hotseat ? { value: 1, owner: null } : null;
+    if (outcome) log.push({ result: outcome, variant: state.variant });
+    $('save-box').hidden = true;
+    $('hints').hidden = true;
+    showChoices([]);
+    renderLog();
+    await advance();
   }
 
   // A match's finished games as a file (POST record/save), downloaded by the browser.
@@ -522,8 +702,9 @@
     for (let guard = 0; guard < 8; guard += 1) {
       if (isOver()) { setPhase('over'); break; }
       if (state.awaitingNext) { setPhase('next'); break; }
-      if (state.mode === 'match' && state.match.phase === 'opening') { setPhase('opening'); break; }
+      if (state.mode === 'match' ? state.match.phase === 'opening' : state.opening) { setPhase('opening'); break; }
       if (state.offer) { setPhase('answer'); break; }
+      if (hotseat && state.turn !== HUMAN) { [HUMAN, ENGINE] = [state.turn, 1 - state.turn]; } // the board turns
       if (state.turn === ENGINE) { await engineTurn(); continue; }
       if (!state.dice && forcedDice()) { await startTurn(forcedDice()); continue; }
       setPhase(state.dice ? 'move' : 'roll');
@@ -549,8 +730,10 @@
 
   // The Roll button: the opening roll of a match game, the next game of a match, or the person's roll.
   async function rollButton() {
-    if (state.phase === 'opening') {
-      const dice = await roll();
+    if (state.phase === 'opening' && state.mode !== 'match') {
+      await singleGameOpening(await roll(true));
+    } else if (state.phase === 'opening') {
+      const dice = await roll(true);
       const before = state.match;
       applyMatch(await api('match/opening', { record: before.record, dice }));
       const decided = state.match.phase !== 'opening';
@@ -565,6 +748,26 @@
 
     $('hints').hidden = true;
     await advance();
+  }
+
+  // One die each (White's, Black's): the higher starts, ties roll again. Where the game plays its
+  // opening roll the starter plays those two dice, else the starter rolls both dice.
+  async function singleGameOpening(dice) {
+    if (dice[0] === dice[1]) {
+      addLog({ opening: true, dice, text: { key: 'tie' } });
+      return;
+    }
+    const starter = dice[0] > dice[1] ? 0 : 1; // White's die against Black's
+    const who = hotseat ? { key: 'sideStarts', side: starter } : { key: starter === HUMAN ? 'youStart' : 'engineStarts' };
+    addLog({ opening: true, dice, text: who });
+    state.opening = false;
+    if (OPENING_DICE.has(state.variant)) state.openingDice = highFirst(dice);
+    if (starter !== state.turn) {
+      state.position = otherSideToMove(state.position);
+      state.start = state.position;
+      state.turn = starter;
+      state.id = null; // the first play brings the next ID
+    }
   }
 
   // The person's play: the legal play their steps determined (its own steps are sent).
@@ -623,11 +826,13 @@
 
   function finishPlay(player, dice, play, before, beforeId) {
     state.last = { player, dice, play, before, beforeId };
+    $('rollout-result').hidden = true; // it was of the position before this play
+    state.openingDice = null;
     state.dice = null;
     state.plays = [];
     state.moves = [];
     state.selected = null;
-    addLog({ player, dice, text: play.text, steps: play.steps, id: play.result_id });
+    addLog({ player, dice, text: play.text, steps: play.steps, id: play.result_id, parallel: isParallel() });
   }
 
   function applyGameAfterPlay(r) {
@@ -635,6 +840,7 @@
     state.id = r.id;
     state.turn = r.position.turn;
     state.outcome = r.outcome || null;
+    state.result = state.outcome; // the game's own result, before the cube multiplies it
     if (state.outcome && state.cube) state.outcome = Object.assign({}, state.outcome, { points: state.outcome.points * state.cube.value });
     if (state.outcome) {
       addLog({ result: state.outcome, variant: state.variant });
@@ -757,6 +963,7 @@
     const snap = state.history.pop();
     if (!snap) return;
     Object.assign(state, snap, { moves: [], selected: null });
+    if (hotseat) [HUMAN, ENGINE] = [state.turn, 1 - state.turn];
     $('hints').hidden = true;
     showChoices([]);
     renderLog();
@@ -815,17 +1022,35 @@
     $('hints').hidden = false;
   }
 
+  // ---------------------------------------------------------------- rollout
+  const ROLLOUT_TRIALS = 144; // four stratified blocks of 36 first rolls; fits the server's budget
+
+  // The position before the roll, played out (POST /rollout), for the side to move.
+  async function rollout() {
+    const seed = seedBase === null ? 0 : seedBase;
+    const r = await api('rollout', { position: state.position, trials: ROLLOUT_TRIALS, player: 'greedy', seed });
+    const p = r.probabilities;
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    const el = $('rollout-result');
+    el.textContent = `Rollout of the position for ${sideName(state.turn)} to roll (${r.trials} games, greedy play): `
+      + `win ${pct(p.win)}, gammons ${pct(p.win_double)} / ${pct(p.lose_double)}, `
+      + `equity ${r.equity >= 0 ? '+' : ''}${r.equity.toFixed(3)} ± ${r.equity_ci95.toFixed(3)} (95%)`;
+    el.dataset.equity = String(r.equity);
+    el.dataset.trials = String(r.trials);
+    el.dataset.id = state.id || '';
+    el.hidden = false;
+  }
+
   // ---------------------------------------------------------------- text on the page
   function moveHelp() {
-    return state.selected === null
-      ? 'Click a highlighted point with one of your checkers.'
-      : `Now click where the checker from ${pointName(state.selected)} goes (highlighted).`;
+    return state.selected === null ? t('helpSource') : t('helpTarget', { point: pointName(state.selected) });
   }
 
   function resultText(result, variant) {
-    const who = result.winner === HUMAN ? 'You win' : result.winner === ENGINE ? 'The engine wins' : 'Drawn';
-    const pts = result.winner === null || result.winner === undefined ? ''
-      : ` ${result.points} point${result.points === 1 ? '' : 's'}`;
+    const decided = result.winner !== null && result.winner !== undefined;
+    const who = !decided ? t('drawn')
+      : hotseat ? t('winSide', { side: colourName(result.winner) }) : t(result.winner === HUMAN ? 'winYou' : 'winEngine');
+    const pts = !decided ? '' : t(result.points === 1 ? 'points1' : 'pointsN', { n: result.points });
     const kind = result.kind ? ` (${result.kind})` : '';
     return `${nameOf(variant || state.variant)}: ${who}${pts}${kind}`;
   }
@@ -837,27 +1062,32 @@
   }
 
   function describe() {
-    // Move text numbers the points from the mover's side, as GNU Backgammon writes it.
-    const lastText = !state.last ? ''
-      : state.last.player === ENGINE
-        ? `The engine played ${state.last.play.text} (its own point numbers) with ${diceText(state.last.dice)}. `
-        : `You played ${state.last.play.text} with ${diceText(state.last.dice)}. `;
+    // The other side's move text is turned into the point numbers the board shows.
+    let lastText = '';
+    if (state.last) {
+      const { player, play, dice } = state.last;
+      const who = hotseat ? colourName(player) : t(player === HUMAN ? 'whoYou' : 'whoEngine');
+      lastText = t('played', { who, play: viewerText(play.text, player, isParallel(), HUMAN), dice: diceText(dice) });
+    }
     let text = '';
     switch (state.phase) {
       case 'opening':
-        text = `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
+        text = state.mode !== 'match' ? t('statusOpening', { game: nameOf(state.variant) }) : `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
         break;
       case 'roll':
-        text = `${lastText}Your turn: roll the dice.`;
+        text = lastText + (hotseat ? t('statusSideRoll', { side: colourName(HUMAN) }) : t('statusYourRoll'));
         break;
       case 'move': {
         const n = state.plays.length;
-        const only = n === 1 ? (state.plays[0].steps.length ? `one legal play: ${state.plays[0].text}` : 'no legal play: you pass') : `${n} legal plays`;
-        text = `You rolled ${diceText(state.dice)}: ${only}. ${n > 1 || state.plays[0].steps.length ? moveHelp() : ''}`;
+        const only = n === 1 ? (state.plays[0].steps.length ? t('onlyPlay', { play: state.plays[0].text }) : t('noPlay'))
+          : t('nPlays', { n });
+        const help = n > 1 || state.plays[0].steps.length ? moveHelp() : '';
+        text = hotseat ? t('rolledSide', { side: colourName(HUMAN), dice: diceText(state.dice), only, help })
+          : t('rolledYou', { dice: diceText(state.dice), only, help });
         break;
       }
       case 'engine':
-        text = `${lastText}The engine is thinking…`;
+        text = lastText + t('statusThinking');
         break;
       case 'answer':
         text = `${lastText}The engine doubles to ${state.offer.value}: take or pass?`;
@@ -873,7 +1103,7 @@
           const s = state.match.score;
           text = `${lastText}Match over: ${state.match.winner === HUMAN ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
         } else {
-          text = `${lastText}Game over. ${resultText(state.outcome, state.variant)}.`;
+          text = lastText + t('gameOver', { result: resultText(state.outcome, state.variant) });
         }
         break;
       default:
@@ -932,13 +1162,19 @@
         li.className = 'cube-note';
         li.textContent = e.note;
       } else if (e.opening) {
-        li.textContent = `Opening roll: you ${e.dice[0]}, engine ${e.dice[1]} — ${e.text}`;
+        const [w, b] = hotseat ? [colourName(0), colourName(1)]
+          : HUMAN === 0 ? [t('openingYou'), t('openingEngine')] : [t('openingEngine'), t('openingYou')];
+        // A single game's entry names its words by key (shown in the language of the moment).
+        const text = typeof e.text === 'string' ? e.text
+          : t(e.text.key, e.text.side === undefined ? {} : { side: colourName(e.text.side) });
+        li.textContent = t('openingLine', { first: w, a: e.dice[0], second: b, b: e.dice[1], text });
       } else {
         li.dataset.player = String(e.player);
         li.dataset.dice = diceText(e.dice);
         li.dataset.steps = JSON.stringify(e.steps);
         li.dataset.id = e.id || '';
-        li.textContent = `${SIDE_NAMES[e.player]}: ${diceText(e.dice)} ${e.text}`;
+        li.textContent = `${sideName(e.player)}: ${diceText(e.dice)} ${viewerText(e.text, e.player, e.parallel)}`;
+        li.dataset.text = e.text; // the mover's own notation, for scripts
       }
       ol.appendChild(li);
     }
@@ -949,11 +1185,15 @@
     const p = state.phase;
     const rollBtn = $('roll');
     rollBtn.disabled = busy || !['roll', 'opening', 'next', 'engine'].includes(p);
-    const labels = { opening: 'Roll for the start', next: 'Next game', engine: busy ? 'Roll' : 'Engine: try again' };
-    rollBtn.textContent = labels[p] || 'Roll';
+    const labels = { opening: t('rollStart'), next: t('nextGame'), engine: busy ? t('roll') : t('engineAgain') };
+    rollBtn.textContent = labels[p] || t('roll');
     $('undo').disabled = busy || !canUndo();
     $('hint').disabled = busy || p !== 'move';
+    $('rollout').disabled = busy || !['roll', 'move'].includes(p);
     $('new-game').disabled = busy;
+    $('save-game').hidden = state.mode !== 'game';
+    $('save-game').disabled = busy || !state.start;
+    $('load-game').disabled = busy;
     $('double').hidden = !state.cube;
     $('double').disabled = busy || p !== 'roll' || !canDouble(HUMAN);
     $('take').hidden = p !== 'answer';
@@ -978,6 +1218,7 @@
     const single = document.createElement('optgroup');
     single.label = 'One game';
     for (const g of games) {
+      variantInfo.set(g.name, g);
       single.appendChild(new Option(nameOf(g.name), g.name));
       if (g.cube) cubeGames.add(g.name);
     }
@@ -992,6 +1233,47 @@
     }
     select.value = 'fevga';
     showTarget();
+    showRuleOptions();
+  }
+
+  // The rule options of the chosen single game (GET /api/v1/variants), each a select set to its
+  // default; a match plays its games' defaults.
+  const variantInfo = new Map();
+
+  function showRuleOptions() {
+    const box = $('rule-options');
+    box.replaceChildren();
+    const info = variantInfo.get($('variant').value);
+    for (const o of (info ? info.options : [])) {
+      const label = document.createElement('label');
+      label.textContent = o.name.replace(/_/g, ' ');
+      label.title = o.help;
+      const select = document.createElement('select');
+      select.dataset.option = o.name;
+      select.dataset.testid = `option-${o.name}`;
+      select.title = o.help;
+      o.choices.forEach((c, i) => {
+        const opt = new Option(String(c), String(i));
+        opt.selected = c === o.default;
+        select.appendChild(opt);
+      });
+      label.appendChild(select);
+      box.appendChild(label);
+    }
+    box.hidden = !box.childElementCount;
+  }
+
+  // The options chosen for `variant` that differ from the defaults, with the choices' own types.
+  function ruleOptions(variant) {
+    const info = variantInfo.get(variant);
+    const out = {};
+    if (!info || $('variant').value !== variant) return out;
+    for (const o of info.options) {
+      const select = $('rule-options').querySelector(`select[data-option="${o.name}"]`);
+      const chosen = select ? o.choices[Number(select.value)] : o.default;
+      if (chosen !== o.default) out[o.name] = chosen;
+    }
+    return out;
   }
 
   function showTarget() {
@@ -1011,17 +1293,26 @@
   }
 
   function init() {
+    initLanguage();
     readSeed();
     $('setup').addEventListener('submit', (e) => { e.preventDefault(); run(newGame); });
-    $('variant').addEventListener('change', showTarget);
+    $('variant').addEventListener('change', () => { showTarget(); showRuleOptions(); });
     $('strength').addEventListener('change', () => { state.plies = Number($('strength').value); });
     $('roll').addEventListener('click', () => run(rollButton));
     $('undo').addEventListener('click', () => run(undo));
     $('hint').addEventListener('click', () => run(hint));
+    $('rollout').addEventListener('click', () => run(rollout));
     $('double').addEventListener('click', () => run(humanDoubles));
     $('take').addEventListener('click', () => run(() => answerDouble(true)));
     $('pass').addEventListener('click', () => run(() => answerDouble(false)));
     $('save').addEventListener('click', () => run(saveMatch));
+    $('save-game').addEventListener('click', () => run(saveGame));
+    $('load-game').addEventListener('click', () => $('load-file').click());
+    $('load-file').addEventListener('change', () => {
+      const file = $('load-file').files[0];
+      if (file) run(() => loadGame(file));
+      $('load-file').value = '';
+    });
     $('play-only').addEventListener('click', () => run(async () => {
       if (state.phase === 'move' && state.plays.length === 1) await humanPlays(state.plays[0]);
     }));

@@ -1,0 +1,110 @@
+"""`tavli eval` (the position before the roll, by search) and `tavli rollout` (by playing it out,
+with a progress bar). Both check every argument before they print anything."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from .cli_cube import print_cube_decision
+from .cli_evaluator import describe_evaluator, load_evaluator
+from .cli_position import position_of
+from .cli_progress import bar_or_none
+
+Z95 = 1.959963984540054  # two-sided 95% interval of a mean from its standard error
+
+
+def _table(p: Any, equity: float, errors: Any = None, equity_error: float = 0.0) -> None:
+    draws = p.draw > 0 or (errors is not None and errors.draw > 0)
+    cols = ["win", "win2", "win3", "lose2", "lose3"] + (["draw"] if draws else [])
+    print(f"    {'':<8}" + "".join(f"{c:>8}" for c in cols) + f"{'equity':>9}")
+    values = [p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple] + ([p.draw] if draws else [])
+    print(f"    {'mean' if errors is not None else '':<8}" + "".join(f"{v:8.3f}" for v in values) + f"{equity:+9.3f}")
+    if errors is not None:
+        e = [errors.win, errors.win_double, errors.win_triple, errors.lose_double, errors.lose_triple]
+        e += [errors.draw] if draws else []
+        print(f"    {'95% +-':<8}" + "".join(f"{Z95 * v:8.3f}" for v in e) + f"{Z95 * equity_error:9.3f}")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .cli_analyze import searched_position
+
+    searched = searched_position(args)
+    if searched is None:
+        return 0
+    board, evaluator, state = searched
+    t0 = time.perf_counter()
+    ev = board.evaluate(plies=args.plies, threads=args.threads, time_limit=args.time_limit, evaluator=evaluator)
+    dt = time.perf_counter() - t0
+    print(f"evaluator: {describe_evaluator(evaluator, board.variant)}")
+    print(f"before the roll, {('white', 'black')[board.turn]} to move: {ev.plies}-ply, {ev.nodes:,} evaluations, "
+          f"{dt * 1e3:.1f} ms{' (interrupted by the time limit)' if ev.interrupted else ''}")
+    _table(ev.probabilities, ev.equity)
+    if state is not None:
+        print_cube_decision(board, state[0], state[1], ev.probabilities, ev.plies)
+    return 0
+
+
+def _rollout_settings(args: argparse.Namespace, board: Any) -> dict[str, Any]:
+    from ..board import _rollout_args
+
+    evaluator = None if args.evaluator is None else load_evaluator(args.evaluator) or "nets"
+    settings = dict(trials=args.trials, player=args.player, truncate=args.truncate, seed=args.seed,
+                    threads=args.threads, evaluator=evaluator)
+    # every argument checked before the first trial
+    _rollout_args(board, args.trials, args.player, args.truncate, args.seed, args.threads, evaluator, True)
+    return settings
+
+
+def cmd_rollout(args: argparse.Namespace) -> int:
+    from .. import _core
+    from ..board import _rollout_blocks
+
+    board = position_of(args).board
+    if board.is_game_over():
+        raise ValueError(f"the game is over ({board.outcome()}): nothing to roll out")
+    settings = _rollout_settings(args, board)
+    print(board)
+    print()
+    trials = args.trials
+    # Chunks of whole blocks (their moments combine into exactly Board.rollout's result), about
+    # fifty of them so the bar moves.
+    blocks_in_all = -(-trials // _core.ROLLOUT_BLOCK)
+    chunk = _core.ROLLOUT_BLOCK * max(1, -(-blocks_in_all // 50))
+    bar = bar_or_none("trials", args.progress, args.quiet)
+    t0 = time.perf_counter()
+    parts, done, stopped = [], 0, ""
+    try:
+        while done < trials:
+            if args.time_limit and time.perf_counter() - t0 >= args.time_limit:
+                stopped = "the time limit"
+                break
+            count = min(chunk, trials - done)
+            parts.append(_rollout_blocks(board, done, count, **settings))
+            done += count
+            if bar:
+                bar(done, trials)
+    except KeyboardInterrupt:
+        stopped = "Ctrl-C"
+    finally:
+        if bar:
+            bar.close()
+    dt = time.perf_counter() - t0
+    if not parts:
+        print(f"rollout stopped by {stopped} before its first {chunk} trials")
+        return 130 if stopped == "Ctrl-C" else 1
+    import numpy as np
+
+    probs, equity, errors, equity_error, n, truncated = _core._rollout_combine(np.concatenate(parts))
+    from ..results import Probabilities
+
+    print(f"rollout: {n:,} trials, {args.player} on both sides, seed {args.seed}, "
+          f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
+          f"{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
+    if stopped:
+        print(f"(stopped by {stopped} after {n:,} of {trials:,} trials: the first {n:,} trials of the rollout)")
+    if truncated:
+        print(f"{truncated:,} trials valued by the evaluator at the truncation")
+    _table(Probabilities(*probs), equity, Probabilities(*errors), equity_error)
+    return 130 if stopped == "Ctrl-C" else 0

@@ -1,0 +1,28 @@
+"""--evaluator of the analysing commands, and the line that says which evaluator answered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def load_evaluator(name: str) -> Any:
+    """ "nets" (the default: the game's shipped net), "heuristic", or a weight file (.tnet)."""
+    if name in ("nets", "heuristic"):
+        return None if name == "nets" else name
+    from ..nn import Net
+
+    return Net.load(name)
+
+
+def describe_evaluator(evaluator: Any, variant: str) -> str:
+    from ..nn import Net, family, shipped_manifest
+
+    if isinstance(evaluator, Net):
+        return f"net {evaluator.family} {evaluator.inputs}-{evaluator.hidden}-5 ({evaluator.encoding})"
+    if evaluator == "heuristic":
+        return "heuristic"
+    entry = shipped_manifest().get(family(variant))
+    if entry is None or variant not in entry["variants"]:
+        return "heuristic (no shipped net serves this game)"
+    layers = "-".join(map(str, entry["layers"]))
+    return f"shipped {entry['trained_on']} net {layers} ({entry['encoding']}, {entry['games']:,} self-play games)"
