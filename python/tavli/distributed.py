@@ -187,6 +187,7 @@ def simulate(
     address: str | None = None,
     shard: int | None = None,
     retries: int = DEFAULT_RETRIES,
+    cube: Any = False,
     **options: Any,
 ) -> dict[str, np.ndarray]:
     """tavli.simulate on a Ray cluster: the same arrays (trajectories' `game` included: the global
@@ -196,7 +197,7 @@ def simulate(
     from .sim import simulate as local
 
     kwargs = dict(variant=variant, players=players, seed=seed, threads=threads, max_plies=max_plies, start=start,
-                  trajectories=trajectories, first_game=first_game, **options)
+                  trajectories=trajectories, first_game=first_game, cube=cube, **options)
     return _counted_run(local, "games", "first_game", games, 100_000_000, kwargs, progress=progress,
                         address=address, shard=shard, retries=retries, threads=threads)
 
@@ -218,12 +219,15 @@ def simulate_matches(
     address: str | None = None,
     shard: int | None = None,
     retries: int = DEFAULT_RETRIES,
+    cube: Any = False,
+    met: Any = None,
 ) -> dict[str, np.ndarray]:
     """tavli.simulate_matches on a Ray cluster: the same arrays, match i seeded by (seed, i)."""
     from .sim import simulate_matches as local
 
     kwargs = dict(kind=kind, players=players, target=target, seed=seed, threads=threads, options=options,
-                  opening=opening, next_starter=next_starter, max_plies=max_plies, first_match=first_match)
+                  opening=opening, next_starter=next_starter, max_plies=max_plies, first_match=first_match, cube=cube,
+                  met=met)
     return _counted_run(local, "matches", "first_match", matches, 10_000_000, kwargs, progress=progress,
                         address=address, shard=shard, retries=retries, threads=threads)
 
