@@ -183,6 +183,16 @@ def test_bad_cube_arguments():
         tavli.simulate("backgammon", 2, cube="yes")
 
 
+def test_a_match_equity_table_pickles_as_its_numbers():
+    import pickle
+
+    met = tavli.cube.default_met()
+    back = pickle.loads(pickle.dumps(met))
+    assert back.name == met.name and back.length == met.length
+    assert back.pre_crawford_table == met.pre_crawford_table
+    assert back.post_crawford_table == met.post_crawford_table
+
+
 def test_points_per_game():
     r = {"winner": np.array([0, 1, 0, -1]), "scored": np.array([4, 2, 1, 0]), "points": np.array([1, 1, 1, 0])}
     mean, half = points_per_game(r, 0)
