@@ -73,6 +73,18 @@ def test_sharded_matches_equal_local(cluster):
     assert_same({k: v[20:] for k, v in local.items()}, part)
 
 
+def test_cube_sessions_and_matches_equal_local(cluster):
+    cube = {"players": (True, False), "jacoby": True}
+    local = tavli.simulate("backgammon", 12, ("greedy", "heuristic"), seed=4, cube=cube)
+    assert "scored" in local
+    assert_same(local, distributed.simulate("backgammon", 12, ("greedy", "heuristic"), seed=4, cube=cube, shard=5))
+    local = tavli.simulate_matches("backgammon", 6, ("greedy", "heuristic"), target=3, seed=2, cube=True,
+                                   met="Kazaross-XG2")
+    met = tavli.cube.default_met()  # a table object travels to the workers too (it pickles)
+    assert_same(local, tavli.simulate_matches("backgammon", 6, ("greedy", "heuristic"), target=3, seed=2,
+                                              cube=True, met=met, backend="ray"))
+
+
 @pytest.mark.parametrize("shard", [144, 432, 1296])
 def test_distributed_rollout_equals_local_bit_for_bit(cluster, shard):
     board = tavli.Board("backgammon")

@@ -152,6 +152,16 @@ void bind_cube(py::module_& m) {
       .def_property_readonly("length", &MatchEquityTable::length)
       .def_property_readonly("pre_crawford_table", &MatchEquityTable::pre_table)
       .def_property_readonly("post_crawford_table", &MatchEquityTable::post_table)
+      // Pickled as its numbers, so a table travels to Ray workers (simulate_matches' met=).
+      .def(py::pickle(
+          [](const MatchEquityTable& t) {
+            return py::make_tuple(t.name(), t.pre_table(), t.post_table(), t.description());
+          },
+          [](const py::tuple& s) {
+            if (s.size() != 4) throw std::invalid_argument("MatchEquityTable pickle: 4 fields expected");
+            return MatchEquityTable(s[0].cast<std::string>(), s[1].cast<std::vector<std::vector<double>>>(),
+                                    s[2].cast<std::array<std::vector<double>, 2>>(), s[3].cast<std::string>());
+          }))
       .def("pre_crawford", &MatchEquityTable::pre_crawford, py::arg("away"), py::arg("opp_away"),
            "MWC needing `away` points against `opp_away`, in a game that is not post-Crawford.")
       .def("post_crawford", [](const MatchEquityTable& t, int away, int trailer) {

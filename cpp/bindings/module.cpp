@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "args.h"
+#include "cube_sim_args.h"
 #include "play_object.h"
 #include "stoppable.h"
 #include "tavli/batch.h"
@@ -524,16 +525,21 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("_simulate", [](const std::string& variant, const OptionList& options, const std::vector<PlayerArg>& players,
                         std::int64_t first, std::int64_t games, std::uint64_t seed, int threads, int max_plies,
-                        py::object start_row, bool keep_trajectories, double time_limit) {
+                        py::object start_row, bool keep_trajectories, double time_limit, py::object cube) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     PlayerSpec specs[2];
     player_specs(players, specs, {&rules});
+    const auto cube_arg = tavli_bindings::cube_sim_arg(cube);  // null: cubeless
     if (games < 0 || games > 100000000 || first < 0) throw std::invalid_argument("games must be 0..100000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
     SimOptions opt;
     opt.max_plies = max_plies;
     opt.keep_trajectories = keep_trajectories;
+    if (cube_arg) {
+      validate_cube_sim(rules, cube_arg->opt);
+      opt.cube = &cube_arg->opt;
+    }
     Position start;
     if (!start_row.is_none()) {
       const auto row = start_row.cast<RowsIn>();
@@ -566,6 +572,7 @@ PYBIND11_MODULE(_core, m) {
     out["kind"] = kind;
     out["starter"] = starter;
     out["plies"] = plies;
+    if (cube_arg) tavli_bindings::add_cube_columns(out, res);
     if (keep_trajectories) {
       py::ssize_t m = 0;
       for (const Trajectory& t : traj) m += static_cast<py::ssize_t>(t.dice.size() / 2);
@@ -595,7 +602,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("_simulate_matches", [](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
                                 const std::string& next_starter, const std::vector<PlayerArg>& players,
                                 std::int64_t first, std::int64_t matches, std::uint64_t seed, int threads,
-                                int max_plies, double time_limit) {
+                                int max_plies, double time_limit, py::object cube) {
+    const auto cube_arg = tavli_bindings::cube_sim_arg(cube);  // null: cubeless
     std::vector<MatchGame> games;
     for (const auto& [variant, options, opening] : cycle)
       games.push_back(MatchGame{make_rules(variant_from_name(variant), options), opening_from_name(opening)});
@@ -608,7 +616,11 @@ PYBIND11_MODULE(_core, m) {
     if (matches < 0 || matches > 10000000 || first < 0) throw std::invalid_argument("matches must be 0..10000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     std::vector<MatchSummary> res;
+    if (cube_arg && games.size() != 1) throw std::invalid_argument("a match with the cube plays one game");
     res = run_stoppable(time_limit, [&] {
+      if (cube_arg)  // games start with an opening roll (backgammon's rule), as tavli.cube_sim checks
+        return simulate_cube_matches(games[0].rules, target, specs, cube_arg->opt, first, matches, seed, threads,
+                                     max_plies);
       return simulate_matches(games, target, ns, specs, first, matches, seed, threads, max_plies);
     });
     const auto n = static_cast<py::ssize_t>(res.size());

@@ -1,8 +1,10 @@
 #include "tavli/sim.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "tavli/best_play.h"
+#include "tavli/cube_player.h"
 #include "tavli/interrupt.h"
 #include "tavli/match.h"
 #include "tavli/parallel.h"
@@ -67,8 +69,12 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   Scratch<MoveList> plays;
   MoveList& list = *plays;
   std::uint8_t row[kRowBytes];
+  std::optional<CubeReferee> cube;
+  if (opt.cube) cube.emplace(*opt.cube);
   for (int ply = 0; ply < opt.max_plies; ++ply) {
     check_stop();
+    // The cube before the roll (the opening roll's dice are thrown already); draws no dice.
+    if (cube && !opening.has_dice && cube->before_roll(players, pos, rules, mover, out)) return out;
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
     const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng);
@@ -91,9 +97,11 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
       out.winner = static_cast<std::int8_t>(o->winner);
       out.points = static_cast<std::int8_t>(o->points);
       out.kind = static_cast<std::int8_t>(o->kind);
+      if (cube) cube->finish(out);
       return out;
     }
   }
+  if (cube) cube->finish(out);
   return out;  // unfinished
 }
 

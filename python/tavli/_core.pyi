@@ -181,6 +181,8 @@ def _evaluate_batch(
     evaluator: NeuralEvaluator | NetSuite | None, time_limit: float,
 ) -> npt.NDArray[np.float32]: ...
 _PlayerArg = tuple[str, int, list[tuple[int, int, float]], Any]
+# tavli.cube_sim: (jacoby, beavers, max_cube, handles White, handles Black, table or None, match state)
+_CubeSimArg = tuple[bool, bool, int, bool, bool, Any, Any]
 
 def _simulate(
     variant: str,
@@ -194,6 +196,7 @@ def _simulate(
     start_row: npt.NDArray[np.uint8] | None,
     keep_trajectories: bool,
     time_limit: float,
+    cube: _CubeSimArg | None,
 ) -> dict[str, npt.NDArray[Any]]: ...
 def _simulate_matches(
     cycle: list[tuple[str, list[tuple[str, str]], str]],
@@ -206,6 +209,7 @@ def _simulate_matches(
     threads: int,
     max_plies: int,
     time_limit: float,
+    cube: _CubeSimArg | None,
 ) -> dict[str, npt.NDArray[Any]]: ...
 
 # --- rollouts (cpp/include/tavli/rollout.h; wrapped by Board.rollout) ------------------------------

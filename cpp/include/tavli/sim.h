@@ -16,6 +16,8 @@
 
 namespace tavli {
 
+struct CubeSimOptions;
+
 struct PlayerSpec {
   enum class Kind : std::uint8_t { Random, Greedy, Search };
   Kind kind = Kind::Random;
@@ -33,6 +35,12 @@ struct GameSummary {
   std::int8_t kind = 0;     // ResultKind (1 single .. 6 checkers), 0 unfinished (max_plies reached)
   std::int8_t starter = 0;  // who played first
   std::int32_t plies = 0;   // plays made (passes included)
+  // With the cube (cube_player.h; cubeless games keep the defaults): its final value and owner
+  // (-1 centred), whether the game ended by a dropped double, and the points the winner scored.
+  std::int32_t cube = 1;
+  std::int8_t cube_owner = -1;
+  bool passed = false;
+  std::int32_t scored = 0;
 };
 
 // What a game leaves behind when trajectories are kept: one entry per play.
@@ -47,6 +55,7 @@ struct SimOptions {
   const Position* start = nullptr;      // start every game here instead of the opening position
   Player start_turn = kWhite;           // who is to move in `start` (no opening roll then)
   bool keep_trajectories = false;
+  const CubeSimOptions* cube = nullptr;  // play with the doubling cube (cube_player.h); null: cubeless
 };
 
 // The opening throw (RULES.md §8 D-OPENING, RULES-KIN.md §1): one die each from `rng`, ties

@@ -16,6 +16,7 @@ from ..backends import ray as on_ray
 from ..backends.local import run_chunks
 from ..match import KINDS as MATCHES, NEXT_STARTER, OPENING
 from ..players import player_arg
+from ..cube_sim import match_cube_arg, money_cube_arg
 
 KINDS = {0: "unfinished", 1: "single", 2: "double", 3: "triple", 4: "mother", 5: "draw", 6: "checkers"}
 
@@ -44,6 +45,7 @@ def simulate(
     time_limit: float | None = None,
     backend: str = "local",
     ray_address: str | None = None,
+    cube: Any = False,
     **options: Any,
 ) -> dict[str, np.ndarray]:
     """Plays `games` games, players[0] as White and players[1] as Black, in C++ threads with the
@@ -61,13 +63,15 @@ def simulate(
     `first_game`: play games first_game .. first_game + games - 1 of the seed's sequence (a part
     of a larger run, bit for bit).
     `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
-    arrays; `ray_address` or an already initialised Ray session; docs/distributed.md)."""
+    arrays; `ray_address` or an already initialised Ray session; docs/distributed.md).
+    `cube=True` (or a dict of options, tavli.cube_sim): money play with the doubling cube
+    (backgammon, nackgammon, hypergammon), adding cube, cube_owner, passed and scored."""
     trajectories = require_bool("trajectories", trajectories)
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
         return simulate_on_ray(variant, games, players, seed=seed, threads=threads, max_plies=max_plies,
                                start=start, trajectories=trajectories, progress=progress,
-                               first_game=first_game, address=ray_address, **options)
+                               first_game=first_game, address=ray_address, cube=cube, **options)
     if not isinstance(variant, str):
         raise ValueError("variant must be a string")
     games = _int_arg("games", games, 0, 100_000_000)
@@ -84,9 +88,11 @@ def simulate(
     if start is not None:
         row = as_int_array(start, "start", "uint8")
     pairs = to_pairs(options)
+    cube_arg = money_cube_arg(variant, cube)
     deadline = Deadline(time_limit)
     return run_chunks(lambda first, n: _core._simulate(variant, pairs, specs, first_game + first, n, seed, threads,
-                                                       max_plies, row, trajectories, deadline.remaining()),
+                                                       max_plies, row, trajectories, deadline.remaining(),
+                                                       cube_arg),
                       games, chunk, progress)
 
 
@@ -108,18 +114,22 @@ def simulate_matches(
     time_limit: float | None = None,
     backend: str = "local",
     ray_address: str | None = None,
+    cube: Any = False,
+    met: Any = None,
 ) -> dict[str, np.ndarray]:
     """Plays whole matches (tavli.Match kinds: "tavli", "tavla", "backgammon", ...) between the two
     players; returns winner (-1 unfinished), score (N, 2) and games (N,). Match i uses dice seeded
     by (seed, i); `first_match` plays matches first_match .. first_match + matches - 1.
     `time_limit` and Ctrl-C: as in simulate (TimeoutError, KeyboardInterrupt).
-    `backend="ray"`: sharded on a Ray cluster, the same arrays (as in simulate)."""
+    `backend="ray"`: sharded on a Ray cluster, the same arrays (as in simulate).
+    `cube=True` (tavli.cube_sim): backgammon-family matches with the cube and the Crawford rule,
+    cube decisions at the score through `met` (None: Kazaross-XG2)."""
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
         return simulate_matches_on_ray(kind, matches, players, target=target, seed=seed, threads=threads,
                                        options=options, opening=opening, next_starter=next_starter,
                                        max_plies=max_plies, progress=progress, first_match=first_match,
-                                       address=ray_address)
+                                       address=ray_address, cube=cube, met=met)
 
     if not isinstance(kind, str) or kind not in MATCHES:
         raise ValueError(f"unknown match kind {kind!r} (known: {', '.join(MATCHES)})")
@@ -145,9 +155,10 @@ def simulate_matches(
     if specs is None:
         raise ValueError("players: expected two player specs")
     games = [(g, to_pairs(options.get(g, {})), openings[g]) for g in cycle]
+    cube_arg = match_cube_arg(cube, met, cycle, target, next_starter, openings)
     deadline = Deadline(time_limit)
     return run_chunks(lambda first, n: _core._simulate_matches(games, target, next_starter, specs, first_match + first,
-                                                               n, seed, threads, max_plies, deadline.remaining()),
+                                                               n, seed, threads, max_plies, deadline.remaining(), cube_arg),
                       matches, chunk, progress)
 
 
