@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -73,6 +74,15 @@ void bind_cube_search(py::module_& m) {
     return py::make_tuple(d.available, d.nd, maybe(d.dt), maybe(d.dp), maybe(d.nd_mwc), maybe(d.dt_mwc),
                           maybe(d.dp_mwc), action_name(d.action), take_name(d.take), d.efficiency, nodes);
   }, "The cube decision by the cubeful n-ply search (tavli.cube.cube_decision with plies >= 1).");
+
+  m.def("_met_after_game", [](const MatchEquityTable& met, int away0, int away1, bool one_away_now, int self,
+                              int winner, int points) {
+    if (away0 < 1 || away1 < 1 || away0 > met.length() || away1 > met.length())
+      throw std::invalid_argument("aways must be 1.." + std::to_string(met.length()) + " for " + met.name());
+    if ((self != 0 && self != 1) || (winner != 0 && winner != 1)) throw std::invalid_argument("players are 0 or 1");
+    if (points < 1) throw std::invalid_argument("points must be at least 1");
+    return met.after_game({away0, away1}, one_away_now, static_cast<Player>(self), static_cast<Player>(winner), points);
+  }, "MWC of `self` once `winner` scores `points` (met.h's after_game).");
 
   m.def("_analyze_utility", [](const Game& g, std::pair<int, int> d, int plies, const FilterArgs& filters, int threads,
                                py::handle evaluator, const std::array<double, 7>& after) {

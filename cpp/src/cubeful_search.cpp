@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "tavli/interrupt.h"
 
@@ -85,6 +86,22 @@ class CubefulSearch {
   // `p` (when depth is 0) its static probabilities.
   void node(const Position& pos, Player mover, const std::vector<CubeState>& cubes, int depth, int level,
             const Probabilities* p, std::vector<double>& out) {
+    // Transpositions (the same position, cubes and depth by another line) are searched once.
+    const int lvl = filters_.size() > 1 ? level : 0;  // the filters below differ by level
+    std::uint64_t key = pos.hash() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(depth * 64 + lvl * 2 + mover));
+    for (const CubeState& c : cubes)
+      key = (key ^ static_cast<std::uint64_t>(c.value * 4 + c.owner + 1)) * 0xC2B2AE3D27D4EB4Full;
+    Memo* memo = nullptr;
+    if (depth > 0) {
+      auto range = memo_.equal_range(key);
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second.depth == depth && it->second.level == lvl && it->second.mover == mover &&
+            it->second.cubes == cubes && it->second.pos == pos) {
+          out = it->second.values;
+          return;
+        }
+      memo = &memo_.emplace(key, Memo{pos, depth, lvl, mover, cubes, {}})->second;
+    }
     std::vector<CubeState> states;
     std::vector<int> nd, dt;
     expand(cubes, mover, states, nd, dt);
@@ -96,6 +113,7 @@ class CubefulSearch {
     }
     out.resize(cubes.size());
     for (std::size_t i = 0; i < cubes.size(); ++i) out[i] = act(mover, cubes[i], r, nd[i], dt[i]);
+    if (memo) memo->values = out;
   }
 
   // The 0-ply cubeful value of each state, the cube left as it is.
@@ -202,6 +220,14 @@ class CubefulSearch {
   }
 
  private:
+  struct Memo {
+    Position pos;
+    int depth, level;
+    Player mover;
+    std::vector<CubeState> cubes;
+    std::vector<double> values;
+  };
+  std::unordered_multimap<std::uint64_t, Memo> memo_;
   const Rules& rules_;
   const Evaluator& ev_;
   const MatchState& match_;
