@@ -130,8 +130,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         _print_cube_decision(board, *state, p, min(args.plies, 2))
     for dice in _rolls(args.dice or "6-5"):
         t0 = time.perf_counter()
-        a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
-                          evaluator=evaluator)
+        if state is not None and not state[1].money:  # ranked by match winning chance (tavli.match_play)
+            from .match_play import as_analysis
+
+            a = as_analysis(board, dice, state[1], args.plies, threads=args.threads, evaluator=evaluator)
+        else:
+            a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
+                              evaluator=evaluator)
         dt = time.perf_counter() - t0
         print(f"\n{dice[0]}-{dice[1]}: {len(a)} legal play{'s' if len(a) != 1 else ''}, {a.plies}-ply, "
               f"{a.nodes:,} evaluations, {dt * 1e3:.1f} ms{' (interrupted)' if a.interrupted else ''}")
@@ -194,7 +199,7 @@ def _print_cube_decision(board: Board, cube, match, probabilities, plies: int) -
                                          f"{match.score[1]}{', Crawford' if match.crawford else ''}")
     print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
     if not _core._variant_takes_cube(board.variant):
-        print("(no doubling cube in this game; score-aware play is not built yet)")
+        print("(no doubling cube in this game; plays ranked by match winning chance at the score)")
         return
     d = board.cube_decision(cube, match, probabilities=probabilities)
     mwc = lambda v: "" if v is None else f"  (MWC {v:.4f})"  # noqa: E731
