@@ -21,7 +21,7 @@ from helpers import make_board
 from oracle import games as ref
 from test_search_exact import ExactSolver, oracle_pos, rulebook_points
 from tavli.cube import CubeState, MatchState, default_met
-from tavli.cube_search import analyze, decide
+from tavli.cube_search import analyze, decide, evaluate
 
 ROLLS = [((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1)]
 FULL = [(1000, 0, 0)]
@@ -161,6 +161,9 @@ def test_cube_decision_equals_the_exact_solution(m, o, pos_what, cube, match, wh
     want_double = min(dt, dpv) > nd
     assert d.action.startswith("double") == want_double, (d.action, nd, dt, dpv)
     assert d.take == ("pass" if dt > dpv else "take")
+    # The position's cubeful value, the cube action included.
+    eq, mwc = evaluate(board, cube, match, depth, filters=FULL)
+    assert (eq * c if match.money else mwc) == pytest.approx(dp.value(pos, me, c, own), abs=TOL)
     # Deeper than the game can last changes nothing.
     deeper = decide(board, cube, match, depth + 1, filters=FULL)
     assert deeper.nd == pytest.approx(d.nd, abs=TOL) and deeper.dt == pytest.approx(d.dt, abs=TOL)

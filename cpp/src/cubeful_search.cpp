@@ -203,7 +203,7 @@ class CubefulSearch {
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
       return vals[static_cast<std::size_t>(a)][0] > vals[static_cast<std::size_t>(b)][0];
     });
-    // The threshold is in equity: money in points of the cube at 1, match as 2x MWC (EMG at DMP).
+    // The threshold is in equity: money in points (the cube value included), match as 2 x MWC.
     const double scale = money() ? 1.0 : 2.0;
     const double best = vals[static_cast<std::size_t>(order[0])][0];
     keep.clear();

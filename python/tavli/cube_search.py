@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .board import Board
     from .cube import CubeDecision
 
-__all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide"]
+__all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide", "evaluate"]
 
 MAX_PLIES = 8
 
@@ -86,3 +86,19 @@ def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, 
     probs = board.evaluate(0, evaluator=evaluator).probabilities
     return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies, cube_s,
                         match_s)
+
+
+def evaluate(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, **kwargs: Any) -> tuple[float, float | None]:
+    """The cubeful value of the position before the roll for its side to move, his own cube
+    action included: (equity, MWC); money: per unit of the cube, MWC None. decide()'s keywords."""
+    d = decide(board, cube, match, plies, **kwargs)
+    if not d.available:
+        return d.nd, d.nd_mwc
+    answer = min(d.dt, d.dp)
+    if d.match.money and d.cube.beavers and (d.cube.max_cube == 0 or 4 * d.cube.value <= d.cube.max_cube):
+        answer = min(answer, 2.0 * d.dt)  # the taker beavers: the game for 4 cubes, his cube
+    best = max(d.nd, answer)
+    if d.match.money:
+        return best, None
+    mwc = {d.nd: d.nd_mwc, d.dt: d.dt_mwc, d.dp: d.dp_mwc}[best]
+    return best, mwc
