@@ -14,6 +14,8 @@
 namespace py = pybind11;
 using namespace tavli;
 
+void bind_cube_search(py::module_& m);  // cube_search_bindings.cpp
+
 namespace {
 
 using OptionList = std::vector<std::pair<std::string, std::string>>;
@@ -236,4 +238,5 @@ void bind_cube(py::module_& m) {
     }
     return py::make_tuple(Game(rules, pos, turn), cube, match);
   });
+  bind_cube_search(m);
 }

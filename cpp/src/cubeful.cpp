@@ -320,10 +320,17 @@ CubeDecision cube_decision(const Probabilities& p, const CubeState& cube, const 
   }
   if (!d.available) return d;
   const bool beavers = match.money() && cube.beavers;
-  d.action = choose(d.nd, d.dt, d.dp, beavers, p.win_double > 0);
-  d.take = d.dt > d.dp ? TakeDecision::Pass : (beavers && d.dt <= 0.0 && d.dt >= -2.0) ? TakeDecision::Beaver
-                                                                                      : TakeDecision::Take;
+  d.action = cube_action(d.nd, d.dt, d.dp, beavers, p.win_double > 0);
+  d.take = take_decision(d.dt, d.dp, beavers);
   return d;
+}
+
+CubeAction cube_action(double nd, double dt, double dp, bool beavers, bool gammon_chances) {
+  return choose(nd, dt, dp, beavers, gammon_chances);
+}
+
+TakeDecision take_decision(double dt, double dp, bool beavers) {
+  return dt > dp ? TakeDecision::Pass : (beavers && dt <= 0.0 && dt >= -2.0) ? TakeDecision::Beaver : TakeDecision::Take;
 }
 
 }  // namespace tavli

@@ -40,11 +40,20 @@ struct Budget {
 const MoveFilter kRootFilter{0, 8, 0.16f};
 const MoveFilter kInnerFilter{0, 0, 0.0f};
 
+// What plays are ranked by at `level` plies below the root: the money equity, or with a match
+// utility the MWC (as EMG) of the side to move there (the root mover at even levels).
+float rank_score(const MatchUtility& u, const Probabilities& p, int level) {
+  if (!u.active) return p.equity();
+  return static_cast<float>((level & 1) ? -u.emg(p.inverted()) : u.emg(p));
+}
+
 // One thread's search state. Reusable: begin() binds it to a search; its cache entries carry the
 // search's generation, so nothing has to be cleared between searches.
 class Searcher {
  public:
-  void begin(const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters, Budget& budget) {
+  void begin(const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters, Budget& budget,
+             const MatchUtility& utility) {
+    utility_ = &utility;
     rules_ = &rules;
     ev_ = &ev;
     filters_ = &filters;
@@ -67,7 +76,9 @@ class Searcher {
   Probabilities value(const Position& pos, int depth, int level) {
     if (depth == 0) return static_value(pos);
     // Values depend on the filters below, so on the level too when the filters differ by level.
-    const std::uint64_t lvl = filters_->size() > 1 ? static_cast<std::uint64_t>(level) : 0;
+    // With a match utility the side to move matters too (the score is not symmetric).
+    const std::uint64_t lvl = filters_->size() > 1 ? static_cast<std::uint64_t>(level)
+                              : utility_->active  ? static_cast<std::uint64_t>(level & 1) : 0;
     const std::uint64_t key = pos.hash() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(depth)) ^
                               (0xC2B2AE3D27D4EB4Full * lvl);
     if (cache_.empty()) cache_.resize(std::size_t{1} << kCacheBits);  // only searches of 2+ plies need it
@@ -99,9 +110,12 @@ class Searcher {
     std::vector<Probabilities>& vals = vals_at(level);
     vals.resize(static_cast<std::size_t>(list.size()));
     static_values(pos, list, level, vals);
-    if (depth == 1) return *std::max_element(vals.begin(), vals.end(), by_equity);
+    if (depth == 1)
+      return *std::max_element(vals.begin(), vals.end(), [&](const Probabilities& a, const Probabilities& b) {
+        return rank_score(*utility_, a, level) < rank_score(*utility_, b, level);
+      });
     std::vector<int>& keep = keep_at(level);
-    select(vals, filter(level), keep);
+    select(vals, filter(level), keep, *utility_, level);
     Probabilities best;
     float best_eq = -1e9f;
     for (int i : keep) {
@@ -109,8 +123,8 @@ class Searcher {
       child.flip();
       const auto o = outcome_after_play(pos, child, *rules_, kWhite);
       const Probabilities v = o ? terminal_probabilities(*o, kWhite).inverted() : value(child, depth - 1, level + 1).inverted();
-      if (v.equity() > best_eq) {
-        best_eq = v.equity();
+      if (rank_score(*utility_, v, level) > best_eq) {
+        best_eq = rank_score(*utility_, v, level);
         best = v;
       }
     }
@@ -155,7 +169,8 @@ class Searcher {
 
   // Indices of the plays to search deeper: the best, `accept` more, then up to `extra` more within
   // `threshold` of the best (by static equity); all of them without a filter.
-  static void select(const std::vector<Probabilities>& vals, const MoveFilter* f, std::vector<int>& keep) {
+  static void select(const std::vector<Probabilities>& vals, const MoveFilter* f, std::vector<int>& keep,
+                     const MatchUtility& u, int level) {
     keep.clear();
     const int n = static_cast<int>(vals.size());
     std::vector<int> order(static_cast<std::size_t>(n));
@@ -164,23 +179,20 @@ class Searcher {
       keep = order;
       return;
     }
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return vals[static_cast<std::size_t>(a)].equity() > vals[static_cast<std::size_t>(b)].equity();
-    });
-    const float best = vals[static_cast<std::size_t>(order[0])].equity();
+    auto score = [&](int i) { return rank_score(u, vals[static_cast<std::size_t>(i)], level); };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return score(a) > score(b); });
+    const float best = score(order[0]);
     int extra = 0;
     for (int k = 0; k < n; ++k) {
       const int i = order[static_cast<std::size_t>(k)];
       if (k <= f->accept) {
         keep.push_back(i);
-      } else if (extra < f->extra && best - vals[static_cast<std::size_t>(i)].equity() <= f->threshold) {
+      } else if (extra < f->extra && best - score(i) <= f->threshold) {
         keep.push_back(i);
         ++extra;
       }
     }
   }
-
-  static bool by_equity(const Probabilities& a, const Probabilities& b) { return a.equity() < b.equity(); }
 
  private:
   struct Entry {
@@ -203,6 +215,7 @@ class Searcher {
   std::vector<int>& where_at(int level) { return at(where_, level); }
   std::vector<int>& keep_at(int level) { return at(keep_, level); }
 
+  const MatchUtility* utility_ = nullptr;
   const Rules* rules_ = nullptr;
   const Evaluator* ev_ = nullptr;
   const std::vector<MoveFilter>* filters_ = nullptr;
@@ -223,7 +236,7 @@ struct Searchers {
   std::vector<Searcher*> use;
 
   void prepare(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
-               Budget& budget) {
+               Budget& budget, const MatchUtility& utility) {
     if (!use.empty()) return;
     if (threads == 1) {
       thread_local Searcher mine;
@@ -234,16 +247,16 @@ struct Searchers {
         use.push_back(owned.back().get());
       }
     }
-    for (Searcher* s : use) s->begin(rules, ev, filters, budget);
+    for (Searcher* s : use) s->begin(rules, ev, filters, budget, utility);
   }
 };
 
 // Runs fn(worker, searcher) on `threads` workers (each with its own searcher) and reports whether
 // the iteration finished within the budget; other errors (an interruption) are rethrown.
 template <class Fn>
-bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
-                 Budget& budget, Searchers& searchers, Fn fn) {
-  searchers.prepare(threads, rules, ev, filters, budget);
+bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const SearchOptions& opt, Budget& budget,
+                 Searchers& searchers, Fn fn) {
+  searchers.prepare(threads, rules, ev, opt.filters, budget, opt.utility);
   std::atomic<bool> aborted{false};
   run_on_threads(threads, [&](int w) {
     try {
@@ -266,6 +279,7 @@ void check_options(const SearchOptions& opt) {
   if (opt.node_limit < 0) throw std::invalid_argument("node_limit must be >= 0");
   for (const MoveFilter& f : opt.filters)
     if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0)) throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");
+  if (opt.utility.active) opt.utility.validate();
 }
 
 void start_budget(Budget& b, const SearchOptions& opt) {
@@ -294,19 +308,19 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   // 0 plies: every play, statically (never interrupted: the answer needs at least this).
   {
     thread_local Searcher first;
-    first.begin(rules, ev, opt.filters, budget);
+    first.begin(rules, ev, opt.filters, budget, opt.utility);
     first.static_values(pos, list, 0, vals);
     start_budget(budget, opt);
   }
   out.nodes = budget.nodes.load();
   std::vector<int> keep;
   const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
-  Searcher::select(vals, root, keep);
+  Searcher::select(vals, root, keep, opt.utility, 0);
   if (n == 1) keep = {0};  // one legal play: nothing to choose, but still value it at full depth
   const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(keep.size())));
   for (int d = 1; d <= opt.plies; ++d) {
     std::vector<Probabilities> next(keep.size());
-    const bool done = run_workers(threads, rules, ev, opt.filters, budget, searchers, [&](int w, Searcher& s) {
+    const bool done = run_workers(threads, rules, ev, opt, budget, searchers, [&](int w, Searcher& s) {
       for (std::size_t k = static_cast<std::size_t>(w); k < keep.size(); k += static_cast<std::size_t>(threads)) {
         Position child = list[keep[k]].result;
         child.flip();
@@ -331,7 +345,7 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
     if (depth_of[ia] != depth_of[ib]) return depth_of[ia] > depth_of[ib];
-    return vals[ia].equity() > vals[ib].equity();
+    return rank_score(opt.utility, vals[ia], 0) > rank_score(opt.utility, vals[ib], 0);
   });
   for (int i : order)
     out.plays.push_back(PlayValue{list[i], vals[static_cast<std::size_t>(i)], depth_of[static_cast<std::size_t>(i)]});
@@ -356,7 +370,7 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   Searchers searchers;
   for (int d = 1; d <= opt.plies; ++d) {
     std::vector<Probabilities> per_roll(rolls.size());
-    const bool done = run_workers(threads, rules, ev, opt.filters, budget, searchers, [&](int w, Searcher& s) {
+    const bool done = run_workers(threads, rules, ev, opt, budget, searchers, [&](int w, Searcher& s) {
       for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads)) {
         s.forget();
         per_roll[k] = s.best_for_roll(pos, rolls[k].dice, d);

@@ -1,6 +1,6 @@
 """Type stubs for the compiled module tavli._core (pybind11). The public API is in tavli/*.py."""
 
-from typing import Any, final
+from typing import Any, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
@@ -385,6 +385,25 @@ def _cube_decision(
     probs: list[float], cube: CubeState, match: MatchState, mover: int, efficiency: float, met: MatchEquityTable
 ) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float]: ...
 def _cube_efficiency(board: Board) -> tuple[str, float]: ...
+def _cubeful_analyze(
+    board: Board, dice: tuple[int, int], cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
+    filters: list[tuple[int, int, float]], evaluator: Any,
+) -> tuple[list[tuple[Play, float, float | None, int]], int, int]: ...
+def _cubeful_decision(
+    board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
+    filters: list[tuple[int, int, float]], evaluator: Any,
+) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float, int]: ...
+def _met_after_game(
+    met: MatchEquityTable, away0: int, away1: int, one_away_now: bool, player: int, winner: int, points: int
+) -> float: ...
+def _analyze_utility(
+    board: Board, dice: tuple[int, int], plies: int, filters: list[tuple[int, int, float]], threads: int,
+    evaluator: Any, after: Sequence[float],
+) -> tuple[list[tuple[Play, tuple[float, ...], float, float, int]], int, int]: ...
+def _evaluate_utility(
+    board: Board, plies: int, filters: list[tuple[int, int, float]], threads: int, evaluator: Any,
+    after: Sequence[float],
+) -> tuple[tuple[float, ...], float, float, int, int]: ...
 def _gnubg_match_id(
     cube: CubeState, match: MatchState, on_roll: int, turn: int, game_state: int, double_offered: bool,
     resignation: int, dice: tuple[int, int],

@@ -319,11 +319,11 @@ class Board(_core.Board):
 
     def cube_decision(self, cube: Any = None, match: Any = None, plies: int = 0, probabilities: Any = None,
                       **kwargs: Any) -> Any:
-        """The 0-ply cube decision for the side to move (tavli.cube.CubeDecision): cube a
+        """The cube decision for the side to move (tavli.cube.CubeDecision): cube a
         tavli.CubeState (None: centred at 1), match a tavli.MatchState (None: money play).
         probabilities: cubeless ones the caller brings (a rollout's, another engine's); None
-        evaluates the position `plies` deep and feeds those into the 0-ply formula (cubeful n-ply
-        search is not built yet). Keywords: met, efficiency, evaluator (tavli.cube.cube_decision)."""
+        evaluates the position: at 0 plies by the 0-ply formula, deeper by the cubeful search with
+        cube decisions at every level (tavli.cube_search). Keywords: met, efficiency, evaluator."""
         from .cube import cube_decision
 
         return cube_decision(self, cube, match, plies, probabilities, **kwargs)

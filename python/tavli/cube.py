@@ -196,9 +196,11 @@ def cube_decision(board: "Board", cube: Any = None, match: Any = None, plies: in
         raise ValueError(f"{board.variant} has no doubling cube, so no cube decision")
     if board.is_game_over():
         raise ValueError("the game is over: no cube decision")
+    if probabilities is None and plies >= 1 and efficiency is None:
+        from .cube_search import decide as searched  # cube decisions at every level of the search
+
+        return searched(board, cube_s, match_s, plies, met=met, evaluator=evaluator)
     if probabilities is None:
-        # The cubeless n-ply probabilities into the 0-ply cubeful formula; true cubeful n-ply search
-        # (cube decisions inside the tree) is issue 15 item 4, not built yet.
         probabilities = board.evaluate(plies, evaluator=evaluator).probabilities
         used_plies: int | None = plies
     else:

@@ -167,6 +167,17 @@ class Match:
             if self.phase != "over":
                 self._new_game_record()
 
+    def analyze(self, dice: Any, plies: int = 1, **kwargs: Any) -> list:
+        """The current game's plays for the roll, best first by match winning chance at the score
+        (tavli.match_play.analyze; keywords: filters, threads, evaluator, met)."""
+        from .match_play import analyze, match_context
+
+        return analyze(self.board, dice, self.target, self.score, plies, **match_context(self), **kwargs)
+
+    def best_play(self, dice: Any, plies: int = 0, **kwargs: Any) -> _core.Play:
+        """The play a score-aware player makes: Match.analyze's best."""
+        return self.analyze(dice, plies, **kwargs)[0].play
+
     def play_text(self, text: str, dice: Any) -> None:
         """Plays the legal play that move text describes."""
         self.play(self.board.parse_play(text, parse_dice(dice)))

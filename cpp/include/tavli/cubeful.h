@@ -78,6 +78,12 @@ struct CubeDecision {
 CubeDecision cube_decision(const Probabilities& p, const CubeState& cube, const MatchState& match, Player mover,
                            double efficiency, const MatchEquityTable& met);
 
+// The proper action and the taker's answer from the mover's three equities (EMG), as gnubg's
+// FindBestCubeDecision: `beavers` (money play with beavers on), `gammon_chances` (the mover may
+// win a gammon: "too good" rather than "double, pass"). Shared by the 0-ply and n-ply decisions.
+CubeAction cube_action(double nd, double dt, double dp, bool beavers, bool gammon_chances);
+TakeDecision take_decision(double dt, double dp, bool beavers);
+
 // The cubeful equity (money, per unit of cube) or MWC (match) of one cube state for `mover`.
 double cubeful_equity_money(const Probabilities& p, const CubeState& cube, Player mover, double efficiency);
 double cubeful_mwc(const Probabilities& p, const CubeState& cube, const MatchState& match, Player mover,

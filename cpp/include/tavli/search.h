@@ -29,8 +29,13 @@
 // Ranges (std::invalid_argument otherwise): plies 0..32, threads 1..1024, time_limit >= 0 seconds
 // (0: none), node_limit >= 0 (0: none), filters with accept >= 0, extra >= 0, threshold >= 0.
 // A stop request (interrupt.h: Ctrl-C) is not a limit: it unwinds the search with Interrupted.
+//
+// Score-aware play (issue 15, item 5): with a MatchUtility, plays are ranked, filtered and chosen
+// at every node by the match winning chance of the side to move there instead of the money
+// equity; the cubeful search with the doubling cube is cubeful_search.h.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -44,12 +49,28 @@ struct MoveFilter {
   float threshold = 0.16f;
 };
 
+// The match winning chance (MWC) of the side to move at the root once this game ends, linear in the
+// outcome probabilities: after[0..2] he wins 1, 2 or 3 points (single, win_double, win_triple),
+// after[3..5] he loses 1, 2 or 3 points, after[6] a draw (tavli/match_utility.py builds it from
+// the match equity table at the score). Scores are MWC as EMG (a single win +1, a single loss -1),
+// so move-filter thresholds keep their scale; the root mover's opponent ranks by the negation.
+struct MatchUtility {
+  bool active = false;
+  std::array<double, 7> after{};
+
+  // Throws std::invalid_argument unless every entry is in [0, 1] and a single win beats a single loss.
+  void validate() const;
+  double mwc(const Probabilities& p) const;  // for the root mover, `p` his probabilities
+  double emg(const Probabilities& p) const;
+};
+
 struct SearchOptions {
   int plies = 1;
   std::vector<MoveFilter> filters;  // empty: the defaults described above
   int threads = 1;
   double time_limit = 0;      // seconds; 0: none
   std::int64_t node_limit = 0;  // static evaluations; 0: none
+  MatchUtility utility;         // inactive: money equity (Probabilities::equity)
 };
 
 struct PlayValue {

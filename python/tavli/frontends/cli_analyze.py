@@ -62,8 +62,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print_cube_decision(board, state[0], state[1], p, min(args.plies, 2))
     for dice in [args.dice or (6, 5)]:
         t0 = time.perf_counter()
-        a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
-                          evaluator=evaluator)
+        if state is not None and not state[1].money:  # ranked by match winning chance (tavli.match_play)
+            from ..match_play import as_analysis
+
+            a = as_analysis(board, dice, state[1], args.plies, threads=args.threads, evaluator=evaluator)
+        else:
+            a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
+                              evaluator=evaluator)
         dt = time.perf_counter() - t0
         print(f"\n{dice[0]}-{dice[1]}: {len(a)} legal play{'s' if len(a) != 1 else ''}, {a.plies}-ply, "
               f"{a.nodes:,} evaluations, {dt * 1e3:.1f} ms{' (interrupted)' if a.interrupted else ''}")

@@ -1,0 +1,341 @@
+#include "tavli/cubeful_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "tavli/interrupt.h"
+
+namespace tavli {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const MoveFilter kRootFilter{0, 8, 0.16f};  // search.h's defaults
+const MoveFilter kInnerFilter{0, 0, 0.0f};
+
+class CubefulSearch {
+ public:
+  CubefulSearch(const Rules& rules, const Evaluator& ev, const MatchState& match, const MatchEquityTable& met,
+                const std::vector<MoveFilter>& filters)
+      : rules_(rules), ev_(ev), match_(match), met_(met), filters_(filters),
+        away_{match.away(kWhite), match.away(kBlack)},
+        one_away_now_(!match.money() && (match.crawford || away_[0] == 1 || away_[1] == 1)) {}
+
+  std::int64_t nodes = 0;
+
+  bool money() const { return match_.money(); }
+  // The same value seen by the other side.
+  double flip(double v) const { return money() ? -v : 1.0 - v; }
+  // What `self` has once `winner` scores `points` times the cube.
+  double result(Player self, Player winner, int points, const CubeState& c) const {
+    if (money()) {
+      const int pts = (c.jacoby && c.centred() ? 1 : points) * c.value;
+      return self == winner ? pts : -pts;
+    }
+    return met_.after_game(away_, one_away_now_, self, winner, points * c.value);
+  }
+  // Double/pass for `mover` with the cube at c.
+  double cash(Player mover, const CubeState& c) const { return result(mover, mover, 1, c); }
+
+  // Converts an absolute value of `mover` with the cube at c into search.h's/cubeful.h's units.
+  double normalised(double v, Player mover, const CubeState& c) const {
+    if (money()) return v / c.value;
+    const double win = result(mover, mover, 1, c), lose = result(mover, other(mover), 1, c);
+    return (2.0 * v - (win + lose)) / (win - lose);
+  }
+
+  // The states to play on with: each cube of `cubes` as it is (nd[i]) and, where `mover` may
+  // double it, doubled and owned by the other side (dt[i], else -1).
+  void expand(const std::vector<CubeState>& cubes, Player mover, std::vector<CubeState>& states, std::vector<int>& nd,
+              std::vector<int>& dt) const {
+    auto index = [&](const CubeState& c) {
+      for (std::size_t k = 0; k < states.size(); ++k)
+        if (states[k] == c) return static_cast<int>(k);
+      states.push_back(c);
+      return static_cast<int>(states.size() - 1);
+    };
+    for (const CubeState& c : cubes) {
+      nd.push_back(index(c));
+      if (may_double(c, match_, mover)) {
+        CubeState d = c;
+        d.value *= 2;
+        d.owner = other(mover);
+        dt.push_back(index(d));
+      } else {
+        dt.push_back(-1);
+      }
+    }
+  }
+
+  // The mover's value of cube i once he has chosen his cube action: r holds the values of playing
+  // on in `states` (nd/dt index them).
+  double act(Player mover, const CubeState& c, const std::vector<double>& r, int nd, int dt) const {
+    if (dt < 0) return r[static_cast<std::size_t>(nd)];
+    const double take = r[static_cast<std::size_t>(dt)];
+    double answer = std::min(take, cash(mover, c));
+    // A beaver: the taker redoubles at once and keeps the cube, 4v his: twice the take, in money.
+    if (money() && c.beavers && (c.max_cube == 0 || 4 * c.value <= c.max_cube)) answer = std::min(answer, 2.0 * take);
+    return std::max(r[static_cast<std::size_t>(nd)], answer);
+  }
+
+  // Position before the roll, `mover` to move, for each of `cubes`, his cube action included;
+  // `p` (when depth is 0) its static probabilities.
+  void node(const Position& pos, Player mover, const std::vector<CubeState>& cubes, int depth, int level,
+            const Probabilities* p, std::vector<double>& out) {
+    // Transpositions (the same position, cubes and depth by another line) are searched once.
+    const int lvl = filters_.size() > 1 ? level : 0;  // the filters below differ by level
+    std::uint64_t key = pos.hash() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(depth * 64 + lvl * 2 + mover));
+    for (const CubeState& c : cubes)
+      key = (key ^ static_cast<std::uint64_t>(c.value * 4 + c.owner + 1)) * 0xC2B2AE3D27D4EB4Full;
+    Memo* memo = nullptr;
+    if (depth > 0) {
+      auto range = memo_.equal_range(key);
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second.depth == depth && it->second.level == lvl && it->second.mover == mover &&
+            it->second.cubes == cubes && it->second.pos == pos) {
+          out = it->second.values;
+          return;
+        }
+      memo = &memo_.emplace(key, Memo{pos, depth, lvl, mover, cubes, {}})->second;
+    }
+    std::vector<CubeState> states;
+    std::vector<int> nd, dt;
+    expand(cubes, mover, states, nd, dt);
+    std::vector<double> r;
+    if (depth == 0) {
+      leaf(pos, *p, mover, states, r);
+    } else {
+      play_on(pos, mover, states, depth, level, r);
+    }
+    out.resize(cubes.size());
+    for (std::size_t i = 0; i < cubes.size(); ++i) out[i] = act(mover, cubes[i], r, nd[i], dt[i]);
+    if (memo) memo->values = out;
+  }
+
+  // The 0-ply cubeful value of each state, the cube left as it is.
+  void leaf(const Position& pos, const Probabilities& p, Player mover, const std::vector<CubeState>& states,
+            std::vector<double>& out) const {
+    const double x = cube_efficiency(pos, rules_);
+    out.resize(states.size());
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      const CubeState& c = states[k];
+      out[k] = money() ? c.value * cubeful_equity_money(p, c, mover, x) : cubeful_mwc(p, c, match_, mover, x, met_);
+    }
+  }
+
+  // The average over the mover's rolls of his best play, for each state (the cube left as it is).
+  void play_on(const Position& pos, Player mover, const std::vector<CubeState>& states, int depth, int level,
+               std::vector<double>& out) {
+    check_stop();
+    out.assign(states.size(), 0.0);
+    MoveList list;
+    std::vector<std::vector<double>> vals;
+    std::vector<int> keep;
+    for (const WeightedRoll& wr : all_rolls()) {
+      gen_.generate(pos, rules_, wr.dice, list);
+      plays(pos, mover, list, states, depth, level, vals, keep);
+      for (std::size_t s = 0; s < states.size(); ++s) {
+        double best = -std::numeric_limits<double>::infinity();
+        for (int i : keep) best = std::max(best, vals[static_cast<std::size_t>(i)][s]);
+        out[s] += best * wr.weight / 36.0;
+      }
+    }
+  }
+
+  // The mover's value of each play of `list` in each state, its result searched depth - 1 plies;
+  // `keep` the plays searched that deep (the others hold their 0-ply values).
+  void plays(const Position& pos, Player mover, const MoveList& list, const std::vector<CubeState>& states, int depth,
+             int level, std::vector<std::vector<double>>& vals, std::vector<int>& keep) {
+    const Player opp = other(mover);
+    const int n = list.size();
+    vals.assign(static_cast<std::size_t>(n), std::vector<double>(states.size()));
+    std::vector<Position> children, batch;
+    std::vector<int> where;
+    std::vector<bool> over(static_cast<std::size_t>(n), false);
+    for (int i = 0; i < n; ++i) {
+      Position child = list[i].result;
+      child.flip();
+      children.push_back(child);
+      if (const auto o = outcome_after_play(pos, child, rules_, opp)) {
+        if (o->winner < 0) throw std::invalid_argument("the cubeful search takes games without draws");
+        over[static_cast<std::size_t>(i)] = true;
+        for (std::size_t s = 0; s < states.size(); ++s)
+          vals[static_cast<std::size_t>(i)][s] = result(mover, static_cast<Player>(o->winner), o->points, states[s]);
+      } else {
+        batch.push_back(child);
+        where.push_back(i);
+      }
+    }
+    std::vector<Probabilities> probs(batch.size());
+    if (!batch.empty()) {
+      ev_.evaluate(batch.data(), static_cast<int>(batch.size()), rules_, probs.data());
+      nodes += static_cast<std::int64_t>(batch.size());
+    }
+    std::vector<double> v;
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      node(batch[k], opp, states, 0, level + 1, &probs[k], v);
+      for (std::size_t s = 0; s < states.size(); ++s) vals[static_cast<std::size_t>(where[k])][s] = flip(v[s]);
+    }
+    keep.resize(static_cast<std::size_t>(n));
+    std::iota(keep.begin(), keep.end(), 0);
+    if (depth == 1) return;
+    select(vals, filter(level), keep);
+    for (int i : keep) {
+      if (over[static_cast<std::size_t>(i)]) continue;
+      node(children[static_cast<std::size_t>(i)], opp, states, depth - 1, level + 1, nullptr, v);
+      for (std::size_t s = 0; s < states.size(); ++s) vals[static_cast<std::size_t>(i)][s] = flip(v[s]);
+    }
+  }
+
+  const MoveFilter* filter(int level) const {
+    if (filters_.empty()) return &kInnerFilter;
+    return &filters_[std::min<std::size_t>(static_cast<std::size_t>(level), filters_.size() - 1)];
+  }
+
+  // search.h's move filter on the values in the first state, in the units of its equities.
+  void select(const std::vector<std::vector<double>>& vals, const MoveFilter* f, std::vector<int>& keep) const {
+    if (!f) return;
+    std::vector<int> order = keep;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return vals[static_cast<std::size_t>(a)][0] > vals[static_cast<std::size_t>(b)][0];
+    });
+    // The threshold is in equity: money in points (the cube value included), match as 2 x MWC.
+    const double scale = money() ? 1.0 : 2.0;
+    const double best = vals[static_cast<std::size_t>(order[0])][0];
+    keep.clear();
+    int extra = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const int i = order[k];
+      if (static_cast<int>(k) <= f->accept) {
+        keep.push_back(i);
+      } else if (extra < f->extra && scale * (best - vals[static_cast<std::size_t>(i)][0]) <= f->threshold) {
+        keep.push_back(i);
+        ++extra;
+      }
+    }
+  }
+
+ private:
+  struct Memo {
+    Position pos;
+    int depth, level;
+    Player mover;
+    std::vector<CubeState> cubes;
+    std::vector<double> values;
+  };
+  std::unordered_multimap<std::uint64_t, Memo> memo_;
+  const Rules& rules_;
+  const Evaluator& ev_;
+  const MatchState& match_;
+  const MatchEquityTable& met_;
+  const std::vector<MoveFilter>& filters_;
+  std::array<int, 2> away_;
+  bool one_away_now_;
+  MoveGenerator gen_;
+};
+
+void check_arguments(const Rules& rules, const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
+                     const SearchOptions& opt) {
+  if (!rules.info().takes_cube)
+    throw std::invalid_argument(rules.info().name + " has no doubling cube, so no cubeful search");
+  validate_for(rules.info(), cube, match);
+  if (!match.money() && match.length > met.length())
+    throw std::invalid_argument("the match equity table " + met.name() + " covers matches up to " +
+                                std::to_string(met.length()) + " points, not " + std::to_string(match.length));
+  if (opt.plies < 0 || opt.plies > 8) throw std::invalid_argument("cubeful search plies must be 0..8");
+  for (const MoveFilter& f : opt.filters)
+    if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0))
+      throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");
+}
+
+}  // namespace
+
+CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player mover, Dice dice,
+                                const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
+                                const Evaluator& ev, const SearchOptions& opt) {
+  check_arguments(rules, cube, match, met, opt);
+  if (game_outcome(pos, rules, mover)) throw IllegalMove("the game is over: there are no legal plays");
+  CubefulSearch search(rules, ev, match, met, opt.filters);
+  MoveList list;
+  thread_generator().generate(pos, rules, dice, list);
+  const std::vector<CubeState> cubes{cube};
+  std::vector<std::vector<double>> vals;
+  std::vector<int> keep;
+  // 0 plies: every play (its result's 0-ply cubeful value); the filter picks those to search deeper.
+  search.plays(pos, mover, list, cubes, 1, 0, vals, keep);
+  // At the root, as search.h: full width at 1 ply, the default root filter deeper, or filters[0].
+  const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
+  if (opt.plies >= 1) search.select(vals, root, keep);
+  if (list.size() == 1) keep = {0};
+  std::vector<int> depth_of(static_cast<std::size_t>(list.size()), 0);
+  std::vector<double> v;
+  for (int i : keep) {
+    depth_of[static_cast<std::size_t>(i)] = opt.plies;
+    if (opt.plies == 0) continue;
+    Position child = list[i].result;
+    child.flip();
+    if (outcome_after_play(pos, child, rules, other(mover))) continue;  // exact already
+    search.node(child, other(mover), cubes, opt.plies, 1, nullptr, v);
+    vals[static_cast<std::size_t>(i)][0] = search.flip(v[0]);
+  }
+  std::vector<int> order(static_cast<std::size_t>(list.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
+    if (depth_of[ia] != depth_of[ib]) return depth_of[ia] > depth_of[ib];
+    return vals[ia][0] > vals[ib][0];
+  });
+  CubefulAnalysis out;
+  out.plies = opt.plies;
+  for (int i : order) {
+    const double value = vals[static_cast<std::size_t>(i)][0];
+    out.plays.push_back(CubefulPlayValue{list[i], search.normalised(value, mover, cube), match.money() ? kNaN : value,
+                                         depth_of[static_cast<std::size_t>(i)]});
+  }
+  out.nodes = search.nodes;
+  return out;
+}
+
+CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mover, const CubeState& cube,
+                              const MatchState& match, const MatchEquityTable& met, const Evaluator& ev,
+                              const SearchOptions& opt, std::int64_t* nodes) {
+  check_arguments(rules, cube, match, met, opt);
+  if (game_outcome(pos, rules, mover)) throw std::invalid_argument("the game is over: no cube decision");
+  CubefulSearch search(rules, ev, match, met, opt.filters);
+  std::vector<CubeState> states;
+  std::vector<int> nd, dt;
+  search.expand({cube}, mover, states, nd, dt);
+  const Probabilities p = ev.evaluate(pos, rules);
+  search.nodes = 1;
+  std::vector<double> r;
+  if (opt.plies == 0) {
+    search.leaf(pos, p, mover, states, r);
+  } else {
+    search.play_on(pos, mover, states, opt.plies, 0, r);
+  }
+  if (nodes) *nodes = search.nodes;
+  CubeDecision d;
+  d.efficiency = cube_efficiency(pos, rules);
+  d.available = dt[0] >= 0;
+  const double nd_v = r[static_cast<std::size_t>(nd[0])];
+  d.nd = search.normalised(nd_v, mover, cube);
+  if (!match.money()) d.nd_mwc = nd_v;
+  if (!d.available) return d;
+  const double dt_v = r[static_cast<std::size_t>(dt[0])], dp_v = search.cash(mover, cube);
+  d.dt = search.normalised(dt_v, mover, cube);
+  d.dp = search.normalised(dp_v, mover, cube);
+  if (!match.money()) {
+    d.dt_mwc = dt_v;
+    d.dp_mwc = dp_v;
+  }
+  const bool beavers = match.money() && cube.beavers;
+  d.action = cube_action(d.nd, d.dt, d.dp, beavers, p.win_double > 0);
+  d.take = take_decision(d.dt, d.dp, beavers);
+  return d;
+}
+
+}  // namespace tavli

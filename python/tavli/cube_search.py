@@ -1,0 +1,104 @@
+"""Cubeful n-ply search (cpp/include/tavli/cubeful_search.h): checker plays and cube decisions
+valued with the cube decisions of both sides taken into account at every level of the search,
+the leaves by GNU Backgammon's 0-ply cubeful model.
+
+>>> import tavli
+>>> from tavli.cube_search import analyze
+>>> a = analyze(tavli.Board("backgammon"), (3, 1), plies=0)
+>>> str(a.plays[0].play)
+'8/5 6/5'
+
+Board.cube_decision(plies=N) with N >= 1 uses decide() below; plies=0 is the 0-ply formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from ._base.dice import parse_dice
+
+if TYPE_CHECKING:
+    from .board import Board
+    from .cube import CubeDecision
+
+__all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide", "evaluate"]
+
+MAX_PLIES = 8
+
+
+@dataclass(frozen=True)
+class CubefulPlay:
+    """A play valued by the cubeful search: equity for the side that plays it (money: per unit of
+    the cube; match: EMG of the cube), mwc his match winning chance (None in money play)."""
+
+    play: Any
+    equity: float
+    mwc: float | None
+    plies: int
+
+
+@dataclass(frozen=True)
+class CubefulAnalysis:
+    plays: list[CubefulPlay]
+    plies: int
+    nodes: int
+
+
+def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any):
+    from .evaluators import evaluator_arg, filters_arg
+    from .cube import _cube_arg, _match_arg, _met_arg
+
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
+        raise ValueError(f"plies must be an integer 0..{MAX_PLIES}, got {plies!r}")
+    cube_s, match_s = _cube_arg(cube), _match_arg(match)
+    _core._validate_cube_for(board.variant, cube_s, match_s)
+    if not _core._variant_takes_cube(board.variant):
+        raise ValueError(f"{board.variant} has no doubling cube, so no cubeful search (tavli.match_play ranks its plays)")
+    return cube_s, match_s, _met_arg(met), plies, filters_arg(filters), evaluator_arg(evaluator)
+
+
+def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
+            met: Any = None, evaluator: Any = None) -> CubefulAnalysis:
+    """The legal plays for the roll, best first, valued by the cubeful search `plies` deep (move
+    filters as Board.analyze's). cube/match as tavli.cube's (None: centred cube, money play)."""
+    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator)
+    if board.is_game_over():
+        raise ValueError("the game is over: there are no legal plays")
+    plays, done, nodes = _core._cubeful_analyze(board, parse_dice(dice), cube_s, match_s, table, plies, flt, ev)
+    return CubefulAnalysis([CubefulPlay(*p) for p in plays], done, nodes)
+
+
+def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
+           met: Any = None, evaluator: Any = None) -> "CubeDecision":
+    """The cube decision for the board's side to move by the cubeful search `plies` deep
+    (tavli.cube.CubeDecision; its probabilities are the 0-ply cubeless ones of the position)."""
+    from .results import Probabilities
+    from .cube import CubeDecision
+
+    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator)
+    if board.is_game_over():
+        raise ValueError("the game is over: no cube decision")
+    available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, _nodes = _core._cubeful_decision(
+        board, cube_s, match_s, table, plies, flt, ev)
+    cls, _ = _core._cube_efficiency(board)
+    probs = board.evaluate(0, evaluator=evaluator).probabilities
+    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies, cube_s,
+                        match_s)
+
+
+def evaluate(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, **kwargs: Any) -> tuple[float, float | None]:
+    """The cubeful value of the position before the roll for its side to move, his own cube
+    action included: (equity, MWC); money: per unit of the cube, MWC None. decide()'s keywords."""
+    d = decide(board, cube, match, plies, **kwargs)
+    if not d.available:
+        return d.nd, d.nd_mwc
+    answer = min(d.dt, d.dp)
+    if d.match.money and d.cube.beavers and (d.cube.max_cube == 0 or 4 * d.cube.value <= d.cube.max_cube):
+        answer = min(answer, 2.0 * d.dt)  # the taker beavers: the game for 4 cubes, his cube
+    best = max(d.nd, answer)
+    if d.match.money:
+        return best, None
+    mwc = {d.nd: d.nd_mwc, d.dt: d.dt_mwc, d.dp: d.dp_mwc}[best]
+    return best, mwc
