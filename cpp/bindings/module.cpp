@@ -167,6 +167,14 @@ std::vector<int> pin_list(std::uint32_t m) {
   return out;
 }
 
+// Hands the vector's buffer to numpy (no copy): the array owns it through a capsule.
+py::array_t<std::uint8_t> rows_array(std::vector<std::uint8_t>&& bytes) {
+  const auto n = static_cast<py::ssize_t>(bytes.size() / kRowBytes);
+  auto* owned = new std::vector<std::uint8_t>(std::move(bytes));
+  py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
+  return py::array_t<std::uint8_t>({n, static_cast<py::ssize_t>(kRowBytes)}, owned->data(), free_it);
+}
+
 py::array_t<std::uint8_t> rows_array(const std::vector<std::uint8_t>& bytes) {
   const auto n = static_cast<py::ssize_t>(bytes.size() / kRowBytes);
   py::array_t<std::uint8_t> a({n, static_cast<py::ssize_t>(kRowBytes)});
@@ -487,11 +495,11 @@ PYBIND11_MODULE(_core, m) {
           const Rules rules = make_rules(variant_from_name(variant), options);
           const std::int64_t n = check_batch_shapes(rows, dice);
           if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
-          const BatchResult r = run_stoppable(time_limit, [&] {
+          BatchResult r = run_stoppable(time_limit, [&] {
             return batch_legal_plays(rules, rows.data(), dice.data(), n, want_positions, threads);
           });
           if (!want_positions) return vector_array(r.counts);
-          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(r.positions));
+          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(std::move(r.positions)));
         });
 
   m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,
