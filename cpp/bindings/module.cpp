@@ -406,9 +406,13 @@ PYBIND11_MODULE(_core, m) {
       .def("_core_copy_from", [](Game& g, const Game& other) { g = other; })
       .def("_analyze", [](const Game& g, py::handle dice_arg, int plies,
                           const std::vector<std::tuple<int, int, double>>& filters, int threads, double time_limit,
-                          std::int64_t node_limit, py::handle evaluator) {
+                          std::int64_t node_limit, py::handle evaluator,
+                          const std::vector<std::tuple<int, int, double>>& narrowing, bool use_cache) {
         const Dice dice = dice_from_py(dice_arg);
-        const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        for (const auto& [accept, extra, threshold] : narrowing)  // search.h: accept -1 keeps all
+          opt.narrowing.push_back(MoveFilter{accept, extra, static_cast<float>(threshold)});
+        opt.use_cache = use_cache;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
@@ -419,15 +423,20 @@ PYBIND11_MODULE(_core, m) {
           plays.append(py::make_tuple(play_to_py(v.play, dice), probs_tuple(v.probabilities), v.probabilities.equity(),
                                       v.plies));
         return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
-      })
+      }, py::arg("dice"), py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"),
+         py::arg("node_limit"), py::arg("evaluator"),
+         py::arg("narrowing") = std::vector<std::tuple<int, int, double>>{}, py::arg("use_cache") = true)
       .def("_evaluate", [](const Game& g, int plies, const std::vector<std::tuple<int, int, double>>& filters,
-                           int threads, double time_limit, std::int64_t node_limit, py::handle evaluator) {
-        const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+                           int threads, double time_limit, std::int64_t node_limit, py::handle evaluator,
+                           bool use_cache) {
+        SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        opt.use_cache = use_cache;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         const Evaluation e = run_stoppable(0, [&] { return evaluate(g.position(), g.rules(), ev, opt); });
         return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
-      })
+      }, py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"), py::arg("node_limit"),
+         py::arg("evaluator"), py::arg("use_cache") = true)
       .def("_perft", [](const Game& g, int depth, double time_limit) {
         return run_stoppable(time_limit, [&] { return perft(g.position(), g.rules(), depth); });
       }, py::arg("depth"), py::arg("time_limit") = 0.0);

@@ -116,6 +116,8 @@ class Board:
         time_limit: float,
         node_limit: int,
         evaluator: NeuralEvaluator | None,
+        narrowing: list[tuple[int, int, float]] = ...,
+        use_cache: bool = True,
     ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
     def _evaluate(
         self,
@@ -125,6 +127,7 @@ class Board:
         time_limit: float,
         node_limit: int,
         evaluator: NeuralEvaluator | None,
+        use_cache: bool = True,
     ) -> tuple[tuple[float, ...], float, int, int, bool]: ...
 
 class Match:
