@@ -425,7 +425,7 @@ PYBIND11_MODULE(_core, m) {
         return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
       }, py::arg("dice"), py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"),
          py::arg("node_limit"), py::arg("evaluator"),
-         py::arg("narrowing") = std::vector<std::tuple<int, int, double>>{}, py::arg("use_cache") = true)
+         py::arg("narrowing") = std::vector<std::tuple<int, int, double>>{}, py::arg("use_cache") = false)
       .def("_evaluate", [](const Game& g, int plies, const std::vector<std::tuple<int, int, double>>& filters,
                            int threads, double time_limit, std::int64_t node_limit, py::handle evaluator,
                            bool use_cache) {
@@ -436,7 +436,7 @@ PYBIND11_MODULE(_core, m) {
         const Evaluation e = run_stoppable(0, [&] { return evaluate(g.position(), g.rules(), ev, opt); });
         return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
       }, py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"), py::arg("node_limit"),
-         py::arg("evaluator"), py::arg("use_cache") = true)
+         py::arg("evaluator"), py::arg("use_cache") = false)
       .def("_perft", [](const Game& g, int depth, double time_limit) {
         return run_stoppable(time_limit, [&] { return perft(g.position(), g.rules(), depth); });
       }, py::arg("depth"), py::arg("time_limit") = 0.0);

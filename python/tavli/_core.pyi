@@ -117,7 +117,7 @@ class Board:
         node_limit: int,
         evaluator: NeuralEvaluator | None,
         narrowing: list[tuple[int, int, float]] = ...,
-        use_cache: bool = True,
+        use_cache: bool = False,
     ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
     def _evaluate(
         self,
@@ -127,7 +127,7 @@ class Board:
         time_limit: float,
         node_limit: int,
         evaluator: NeuralEvaluator | None,
-        use_cache: bool = True,
+        use_cache: bool = False,
     ) -> tuple[tuple[float, ...], float, int, int, bool]: ...
 
 class Match:

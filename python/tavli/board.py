@@ -303,15 +303,15 @@ class Board(_core.Board):
         node_limit: int | None = None,
         evaluator: Any = None,
         narrowing: Any = None,
-        cache: bool = True,
+        cache: bool = False,
     ) -> "Analysis":
         """The legal plays for the roll, best first, each with its probabilities and equity for the
         side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
         filters) with `evaluator` at the leaves: None, the game's shipped net (the heuristic where
         none ships), "heuristic", or a tavli.nn.Net.
         `narrowing`: gnubg's filters between the root's plies ((accept, extra, threshold), accept -1
-        keeps all; None: the defaults of search.h); `cache`: the shared evaluation cache (the same
-        results either way). Releases the GIL; a time or node limit returns the deepest completed
+        keeps all; None: the defaults of search.h); `cache`: the shared evaluation cache (off by
+        default; the same results either way). Releases the GIL; a time or node limit returns the deepest completed
         iteration."""
         from .analysis import AnalyzedPlay, Analysis, Probabilities, evaluator_arg, filters_arg, search_args
         from ._base.args import require_bool
