@@ -40,6 +40,7 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
     std::vector<Player> movers(static_cast<std::size_t>(e - b));
     std::vector<Dice> rolls(static_cast<std::size_t>(e - b));
     for (std::int64_t i = b; i < e; ++i) {
+      if ((i & 1023) == 0) check_stop();
       const auto k = static_cast<std::size_t>(i - b);
       try {
         positions[k] = Position::from_row(rows + kRowBytes * i, &movers[k]);
