@@ -163,6 +163,14 @@ std::vector<int> pin_list(std::uint32_t m) {
   return out;
 }
 
+// Hands the vector's buffer to numpy (no copy): the array owns it through a capsule.
+py::array_t<std::uint8_t> rows_array(std::vector<std::uint8_t>&& bytes) {
+  const auto n = static_cast<py::ssize_t>(bytes.size() / kRowBytes);
+  auto* owned = new std::vector<std::uint8_t>(std::move(bytes));
+  py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
+  return py::array_t<std::uint8_t>({n, static_cast<py::ssize_t>(kRowBytes)}, owned->data(), free_it);
+}
+
 py::array_t<std::uint8_t> rows_array(const std::vector<std::uint8_t>& bytes) {
   const auto n = static_cast<py::ssize_t>(bytes.size() / kRowBytes);
   py::array_t<std::uint8_t> a({n, static_cast<py::ssize_t>(kRowBytes)});
@@ -413,9 +421,13 @@ PYBIND11_MODULE(_core, m) {
       .def("_core_copy_from", [](Game& g, const Game& other) { g = other; })
       .def("_analyze", [](const Game& g, py::handle dice_arg, int plies,
                           const std::vector<std::tuple<int, int, double>>& filters, int threads, double time_limit,
-                          std::int64_t node_limit, py::handle evaluator) {
+                          std::int64_t node_limit, py::handle evaluator,
+                          const std::vector<std::tuple<int, int, double>>& narrowing, bool use_cache) {
         const Dice dice = dice_from_py(dice_arg);
-        const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        for (const auto& [accept, extra, threshold] : narrowing)  // search.h: accept -1 keeps all
+          opt.narrowing.push_back(MoveFilter{accept, extra, static_cast<float>(threshold)});
+        opt.use_cache = use_cache;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
@@ -426,15 +438,20 @@ PYBIND11_MODULE(_core, m) {
           plays.append(py::make_tuple(play_to_py(v.play, dice), probs_tuple(v.probabilities), v.probabilities.equity(),
                                       v.plies));
         return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
-      })
+      }, py::arg("dice"), py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"),
+         py::arg("node_limit"), py::arg("evaluator"),
+         py::arg("narrowing") = std::vector<std::tuple<int, int, double>>{}, py::arg("use_cache") = false)
       .def("_evaluate", [](const Game& g, int plies, const std::vector<std::tuple<int, int, double>>& filters,
-                           int threads, double time_limit, std::int64_t node_limit, py::handle evaluator) {
-        const SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+                           int threads, double time_limit, std::int64_t node_limit, py::handle evaluator,
+                           bool use_cache) {
+        SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        opt.use_cache = use_cache;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         const Evaluation e = run_stoppable(0, [&] { return evaluate(g.position(), g.rules(), ev, opt); });
         return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
-      })
+      }, py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"), py::arg("node_limit"),
+         py::arg("evaluator"), py::arg("use_cache") = false)
       .def("_perft", [](const Game& g, int depth, double time_limit) {
         return run_stoppable(time_limit, [&] { return perft(g.position(), g.rules(), depth); });
       }, py::arg("depth"), py::arg("time_limit") = 0.0);
@@ -490,11 +507,11 @@ PYBIND11_MODULE(_core, m) {
           const Rules rules = make_rules(variant_from_name(variant), options);
           const std::int64_t n = check_batch_shapes(rows, dice);
           if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
-          const BatchResult r = run_stoppable(time_limit, [&] {
+          BatchResult r = run_stoppable(time_limit, [&] {
             return batch_legal_plays(rules, rows.data(), dice.data(), n, want_positions, threads);
           });
           if (!want_positions) return vector_array(r.counts);
-          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(r.positions));
+          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(std::move(r.positions)));
         });
 
   m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,

@@ -1,6 +1,9 @@
 #include "tavli/batch.h"
 
 #include <algorithm>
+#include <cstring>
+#include <exception>
+#include <string>
 #include <memory>
 
 #include "tavli/interrupt.h"
@@ -25,25 +28,39 @@ Dice row_dice(const std::int64_t* dice, std::int64_t i) {
 
 BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice,
                               std::int64_t n, bool want_positions, int threads) {
-  std::vector<Position> positions(static_cast<std::size_t>(n));
-  std::vector<Player> movers(static_cast<std::size_t>(n));
-  std::vector<Dice> rolls(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) {
-    check_stop();
-    try {
-      positions[i] = Position::from_row(rows + kRowBytes * i, &movers[i]);
-      validate_position(positions[i], rules);
-      if (game_outcome(positions[i], rules, movers[i])) throw InvalidPosition("the game is already over");
-    } catch (const std::invalid_argument& e) {
-      throw InvalidPosition("row " + std::to_string(i) + ": " + e.what());
-    }
-    rolls[i] = row_dice(dice, i);
-  }
   BatchResult out;
   out.counts.assign(static_cast<std::size_t>(n), 0);
-  const int t = std::max(1, threads);
+  const int t = worker_count(n, std::max(1, threads));
+  // Each worker decodes and validates its own contiguous range, then generates it (the decoding is
+  // no serial part), writing its result rows straight into its chunk. A bad row stops its worker;
+  // the error named is the lowest bad row's, whichever worker found it, and nothing is returned.
   std::vector<std::vector<std::uint8_t>> chunks(static_cast<std::size_t>(t));
+  std::vector<std::int64_t> bad_row(static_cast<std::size_t>(t), -1);
+  std::vector<std::exception_ptr> bad(static_cast<std::size_t>(t));
   parallel_ranges(n, t, [&](std::int64_t b, std::int64_t e, int w) {
+    std::vector<Position> positions(static_cast<std::size_t>(e - b));
+    std::vector<Player> movers(static_cast<std::size_t>(e - b));
+    std::vector<Dice> rolls(static_cast<std::size_t>(e - b));
+    for (std::int64_t i = b; i < e; ++i) {
+      if ((i & 1023) == 0) check_stop();
+      const auto k = static_cast<std::size_t>(i - b);
+      try {
+        positions[k] = Position::from_row(rows + kRowBytes * i, &movers[k]);
+        validate_position(positions[k], rules);
+        if (game_outcome(positions[k], rules, movers[k])) throw InvalidPosition("the game is already over");
+      } catch (const std::invalid_argument& err) {
+        bad_row[static_cast<std::size_t>(w)] = i;
+        bad[static_cast<std::size_t>(w)] = std::make_exception_ptr(InvalidPosition("row " + std::to_string(i) + ": " + err.what()));
+        return;
+      }
+      try {
+        rolls[k] = row_dice(dice, i);
+      } catch (const std::invalid_argument&) {  // names its row
+        bad_row[static_cast<std::size_t>(w)] = i;
+        bad[static_cast<std::size_t>(w)] = std::current_exception();
+        return;
+      }
+    }
     // One generator per worker; the calling thread reuses its own across calls.
     std::unique_ptr<MoveGenerator> own_gen;
     Scratch<MoveList> plays;
@@ -53,25 +70,42 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
       own_gen = std::make_unique<MoveGenerator>();
       gen = own_gen.get();
     }
-    std::uint8_t row[kRowBytes];
+    std::vector<std::uint8_t>& chunk = chunks[static_cast<std::size_t>(w)];
     for (std::int64_t i = b; i < e; ++i) {
       check_stop();
-      gen->generate(positions[i], rules, rolls[i], *list);
-      out.counts[i] = list->size();
+      const auto k = static_cast<std::size_t>(i - b);
+      gen->generate(positions[k], rules, rolls[k], *list);
+      out.counts[static_cast<std::size_t>(i)] = list->size();
       if (!want_positions) continue;
+      std::size_t at = chunk.size();
+      chunk.resize(at + static_cast<std::size_t>(list->size()) * kRowBytes);
       for (const Play& p : *list) {
         Position child = p.result;
         child.flip();
-        child.to_row(row, other(movers[i]));
-        chunks[w].insert(chunks[w].end(), row, row + kRowBytes);
+        child.to_row(chunk.data() + at, other(movers[k]));
+        at += kRowBytes;
       }
     }
   });
+  int first = -1;
+  for (int w = 0; w < t; ++w)
+    if (bad_row[static_cast<std::size_t>(w)] >= 0 && (first < 0 || bad_row[static_cast<std::size_t>(w)] < bad_row[static_cast<std::size_t>(first)]))
+      first = w;
+  if (first >= 0) std::rethrow_exception(bad[static_cast<std::size_t>(first)]);
   if (want_positions) {
     out.offsets.resize(static_cast<std::size_t>(n) + 1);
     out.offsets[0] = 0;
     for (std::int64_t i = 0; i < n; ++i) out.offsets[i + 1] = out.offsets[i] + out.counts[i];
-    for (auto& c : chunks) out.positions.insert(out.positions.end(), c.begin(), c.end());
+    if (t == 1) {
+      out.positions = std::move(chunks[0]);  // no copy
+    } else {
+      // Worker w's rows are the contiguous slice of its range: one parallel copy into place.
+      out.positions.resize(static_cast<std::size_t>(out.offsets[n]) * kRowBytes);
+      parallel_ranges(n, t, [&](std::int64_t b, std::int64_t, int w) {
+        const auto& c = chunks[static_cast<std::size_t>(w)];
+        if (!c.empty()) std::memcpy(out.positions.data() + static_cast<std::size_t>(out.offsets[b]) * kRowBytes, c.data(), c.size());
+      });
+    }
   }
   return out;
 }

@@ -105,4 +105,111 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
   }
 }
 
+namespace {
+
+// Writes (index, value) pairs in increasing index order.
+struct SparseOut {
+  std::uint16_t* index;
+  float* value;
+  int n = 0;
+  void put(int i, float v) {
+    index[n] = static_cast<std::uint16_t>(i);
+    value[n] = v;
+    ++n;
+  }
+  // Branch-free: the slot is always written, kept only when `keep` (callers leave room for one
+  // entry past the last kept one).
+  void put_if(bool keep, int i, float v) {
+    index[n] = static_cast<std::uint16_t>(i);
+    value[n] = v;
+    n += keep;
+  }
+};
+
+// One side's point units, visiting only the occupied (or pinned) points: `base` is the side's
+// first unit, `per` the units per point.
+template <Encoding e>
+void sparse_points(const SideState& side, int base, SparseOut& o) {
+  for (std::uint32_t m = side.occ | side.pinned; m; m &= m - 1) {
+    const int r = __builtin_ctz(m);
+    const int n = side.n[r];
+    switch (e) {  // a constant: each instance keeps one case
+      case Encoding::Tesauro:
+      case Encoding::Expert: {
+        const int u = base + 4 * r;
+        o.put_if(n >= 1, u, 1.0f);
+        o.put_if(n >= 2, u + 1, 1.0f);
+        o.put_if(n >= 3, u + 2, 1.0f);
+        o.put_if(n > 3, u + 3, n > 3 ? (n - 3) / 2.0f : 0.0f);
+        break;
+      }
+      case Encoding::Plakoto: {
+        const int u = base + 4 * r;
+        o.put_if(n >= 1, u, 1.0f);
+        o.put_if(n >= 2, u + 1, 1.0f);
+        o.put_if(n > 2, u + 2, n > 2 ? (n - 2) / 13.0f : 0.0f);
+        o.put_if((side.pinned >> r) & 1u, u + 3, 1.0f);
+        break;
+      }
+      case Encoding::Block: {
+        const int u = base + 3 * r;
+        o.put_if(n >= 1, u, 1.0f);
+        o.put_if(n >= 2, u + 1, 1.0f);
+        o.put_if(n > 2, u + 2, n > 2 ? (n - 2) / 13.0f : 0.0f);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
+                  float* value) {
+  SparseOut o{index, value};
+  const int per_side = e == Encoding::Block ? 75 : 98;
+  for (int s = 0; s < 2; ++s) {
+    const SideState& side = pos.side[s];
+    const int base = s * per_side;
+    switch (e) {
+      case Encoding::Tesauro: sparse_points<Encoding::Tesauro>(side, base, o); break;
+      case Encoding::Expert: sparse_points<Encoding::Expert>(side, base, o); break;
+      case Encoding::Plakoto: sparse_points<Encoding::Plakoto>(side, base, o); break;
+      case Encoding::Block: sparse_points<Encoding::Block>(side, base, o); break;
+    }
+    const int tail = base + (e == Encoding::Block ? 72 : 96);  // the side's units after its points
+    switch (e) {
+      case Encoding::Tesauro:
+      case Encoding::Expert:
+        if (side.bar) o.put(tail, side.bar / 2.0f);
+        if (side.off) o.put(tail + 1, side.off / 15.0f);
+        break;
+      case Encoding::Plakoto:
+        if (side.off) o.put(tail, side.off / 15.0f);
+        if (side.n[0] == 1 && (side.pinned & 1u)) o.put(tail + 1, 1.0f);
+        break;
+      case Encoding::Block: {
+        const int t = rules.runner_threshold;
+        if (side.off) o.put(tail, side.off / 15.0f);
+        if (t > 0 && side.off == 0 && (side.occ >> t) == 0) o.put(tail + 1, 1.0f);
+        if (side.flags & SideState::kFirstTurn) o.put(tail + 2, 1.0f);
+        break;
+      }
+    }
+  }
+  const int turn = 2 * per_side;
+  o.put(to_move == kWhite ? turn : turn + 1, 1.0f);
+  if (e == Encoding::Expert) {
+    int u = turn + 2;
+    for (int s = 0; s < 2; ++s) {
+      const SideState &me = pos.side[s], &them = pos.side[1 - s];
+      o.put(u++, pip_count(me) / 167.0f);
+      o.put(u++, shots(me, them) / 36.0f);
+      o.put(u++, trapping_prime(me, them) / 6.0f);
+    }
+    if (!is_race(pos, rules)) o.put(u, 1.0f);
+  }
+  return o.n;
+}
+
 }  // namespace tavli

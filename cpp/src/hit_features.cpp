@@ -2,20 +2,36 @@
 
 #include "tavli/types.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace tavli {
 namespace {
 
-// Masks of one side in its own route index (bit r).
-std::uint32_t made_mask(const SideState& s) {
+// Masks of one side in its own route index (bit r): points made (2+ checkers), blots (1).
+#if defined(__SSE2__)
+// Two overlapping 16-byte loads cover the 24 counts (n[0..15], n[8..23]; counts are <= 15, so
+// signed byte compares are exact).
+inline std::uint32_t count_mask(const SideState& s, bool made) {
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.n));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.n + 8));
+  const __m128i one = _mm_set1_epi8(1);
+  const __m128i a = made ? _mm_cmpgt_epi8(lo, one) : _mm_cmpeq_epi8(lo, one);
+  const __m128i b = made ? _mm_cmpgt_epi8(hi, one) : _mm_cmpeq_epi8(hi, one);
+  const auto mlo = static_cast<std::uint32_t>(_mm_movemask_epi8(a));
+  const auto mhi = static_cast<std::uint32_t>(_mm_movemask_epi8(b));
+  return mlo | ((mhi >> 8) << 16);
+}
+#else
+inline std::uint32_t count_mask(const SideState& s, bool made) {
   std::uint32_t m = 0;
-  for (int r = 0; r < kPoints; ++r) m |= static_cast<std::uint32_t>(s.n[r] >= 2) << r;
+  for (int r = 0; r < kPoints; ++r) m |= static_cast<std::uint32_t>(made ? s.n[r] >= 2 : s.n[r] == 1) << r;
   return m;
 }
-std::uint32_t blot_mask(const SideState& s) {
-  std::uint32_t m = 0;
-  for (int r = 0; r < kPoints; ++r) m |= static_cast<std::uint32_t>(s.n[r] == 1) << r;
-  return m;
-}
+#endif
+std::uint32_t made_mask(const SideState& s) { return count_mask(s, true); }
+std::uint32_t blot_mask(const SideState& s) { return count_mask(s, false); }
 // The rearmost checker's route index: -1 on the bar, 24 when none is left on the board.
 int rearmost(const SideState& s) {
   if (s.bar) return -1;
@@ -39,21 +55,23 @@ int shots(const SideState& me, const SideState& them) {
   if (!targets) return 0;
   const std::uint32_t open = ~(reverse24(made_mask(me)) << 1) & kOnBoard;
   const std::uint32_t from = (them.occ << 1) | (them.bar ? 1u : 0u);
+  // via[d]: where a checker lands with one die d (blots are open points, so a hit shows up here).
+  std::uint32_t via[7];
+  for (int d = 1; d <= 6; ++d) via[d] = (from << d) & open;
   int count = 0;
   for (int a = 1; a <= 6; ++a) {
-    for (int b = a; b <= 6; ++b) {
-      bool hit = false;
-      if (a == b) {
-        std::uint32_t at = from;
-        for (int k = 0; k < 4 && at && !hit; ++k) {
-          at = (at << a) & open;  // a blot is open, so a hit shows up here
-          hit = (at & targets) != 0;
-        }
-      } else {
-        const std::uint32_t via_a = (from << a) & open, via_b = (from << b) & open;
-        hit = ((via_a | via_b) & targets) || ((((via_a << b) | (via_b << a)) & open) & targets);
+    // a-a: up to four steps of a, each landing on an open point.
+    std::uint32_t at = via[a];
+    for (int k = 0; k < 4 && at; ++k) {
+      if (at & targets) {
+        ++count;
+        break;
       }
-      if (hit) count += a == b ? 1 : 2;
+      at = (at << a) & open;
+    }
+    for (int b = a + 1; b <= 6; ++b) {
+      const bool hit = ((via[a] | via[b]) & targets) || ((((via[a] << b) | (via[b] << a)) & open) & targets);
+      if (hit) count += 2;
     }
   }
   return count;

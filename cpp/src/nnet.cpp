@@ -105,6 +105,19 @@ void hidden_scalar(const float* x, int I, int H, const float* w1, const float* b
   for (int h = 0; h < H; ++h) acc[h] = sigmoid(acc[h]);
 }
 
+// One row from its listed units: the same sum as hidden_scalar (it skips the zero inputs).
+void hidden_sparse_scalar(const std::uint16_t* ix, const float* xv, int u, int H, const float* w1, const float* b1,
+                          float* acc) {
+  std::copy(b1, b1 + H, acc);
+  for (int k = 0; k < u; ++k) {
+    const float v = xv[k];
+    if (v == 0.0f) continue;
+    const float* row = w1 + static_cast<std::size_t>(ix[k]) * H;
+    for (int h = 0; h < H; ++h) acc[h] += v * row[h];
+  }
+  for (int h = 0; h < H; ++h) acc[h] = sigmoid(acc[h]);
+}
+
 void output_scalar(const float* hid, int H, const float* w2, const float* b2, float* out) {
   for (int o = 0; o < NeuralNet::kOutputs; ++o) {
     const float* row = w2 + static_cast<std::size_t>(o) * H;
@@ -219,14 +232,50 @@ TAVLI_AVX2 void hidden_tile_avx2(const float* const* x, int I, int H, const floa
   }
 }
 
+// One row's hidden layer from its listed units, 64 hidden units (8 registers) at a time: per unit
+// the same fused multiply-adds, in the same order, as hidden_tile_avx2 (which adds exact zeros
+// for the inputs only its other rows use).
+TAVLI_AVX2 void hidden_sparse_avx2(const std::uint16_t* ix, const float* xv, int u, int H, const float* w1,
+                                   const float* b1, float* acc) {
+  int c = 0;
+  for (; c + 64 <= H; c += 64) {
+    __m256 a[8];
+    for (int j = 0; j < 8; ++j) a[j] = _mm256_loadu_ps(b1 + c + 8 * j);
+    for (int k = 0; k < u; ++k) {
+      const float* row = w1 + static_cast<std::size_t>(ix[k]) * H + c;
+      const __m256 v = _mm256_broadcast_ss(xv + k);
+      for (int j = 0; j < 8; ++j) a[j] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * j), a[j]);
+    }
+    for (int j = 0; j < 8; ++j) _mm256_storeu_ps(acc + c + 8 * j, sigmoid_avx2(a[j]));
+  }
+  for (; c + 8 <= H; c += 8) {
+    __m256 a = _mm256_loadu_ps(b1 + c);
+    for (int k = 0; k < u; ++k)
+      a = _mm256_fmadd_ps(_mm256_broadcast_ss(xv + k), _mm256_loadu_ps(w1 + static_cast<std::size_t>(ix[k]) * H + c), a);
+    _mm256_storeu_ps(acc + c, sigmoid_avx2(a));
+  }
+  for (; c < H; ++c) {
+    float s = b1[c];
+    for (int k = 0; k < u; ++k) s = std::fma(xv[k], w1[static_cast<std::size_t>(ix[k]) * H + c], s);
+    acc[c] = sigmoid(s);
+  }
+}
+
+// The five dot products side by side (independent chains: one output's fused multiply-adds need
+// not wait for the previous one's), each in the same lane order as one at a time.
 TAVLI_AVX2 void output_avx2(const float* hid, int H, const float* w2, const float* b2, float* out) {
-  for (int o = 0; o < NeuralNet::kOutputs; ++o) {
+  constexpr int O = NeuralNet::kOutputs;
+  __m256 s[O];
+  for (int o = 0; o < O; ++o) s[o] = _mm256_setzero_ps();
+  int h = 0;
+  for (; h + 8 <= H; h += 8) {
+    const __m256 x = _mm256_loadu_ps(hid + h);
+    for (int o = 0; o < O; ++o) s[o] = _mm256_fmadd_ps(x, _mm256_loadu_ps(w2 + static_cast<std::size_t>(o) * H + h), s[o]);
+  }
+  for (int o = 0; o < O; ++o) {
     const float* row = w2 + static_cast<std::size_t>(o) * H;
-    __m256 s = _mm256_setzero_ps();
-    int h = 0;
-    for (; h + 8 <= H; h += 8) s = _mm256_fmadd_ps(_mm256_loadu_ps(hid + h), _mm256_loadu_ps(row + h), s);
-    float t = hsum_avx2(s);
-    for (; h < H; ++h) t = std::fma(hid[h], row[h], t);
+    float t = hsum_avx2(s[o]);
+    for (int k = h; k < H; ++k) t = std::fma(hid[k], row[k], t);
     out[o] = sigmoid(b2[o] + t);
   }
 }
@@ -357,6 +406,27 @@ void NeuralNet::forward_batch(const float* x, int n, float* out, float* hidden) 
     float* h = hidden ? hidden + static_cast<std::size_t>(r) * H : one.data();
     hidden_scalar(x + static_cast<std::size_t>(r) * I, I, H, w1_.data(), b1_.data(), h);
     output_scalar(h, H, w2_.data(), b2_.data(), out + static_cast<std::size_t>(r) * kOutputs);
+  }
+}
+
+void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n,
+                               float* out) const {
+  if (n <= 0) return;
+  const int H = hidden_;
+  std::vector<float>& hid = scratch(0);
+  hid.resize(static_cast<std::size_t>(H));
+  for (int r = 0; r < n; ++r) {
+    const int b = start[r], u = start[r + 1] - b;
+    float* o = out + static_cast<std::size_t>(r) * kOutputs;
+#ifdef TAVLI_NNET_AVX2
+    if (use_avx2_) {
+      hidden_sparse_avx2(index + b, value + b, u, H, w1_.data(), b1_.data(), hid.data());
+      output_avx2(hid.data(), H, w2_.data(), b2_.data(), o);
+      continue;
+    }
+#endif
+    hidden_sparse_scalar(index + b, value + b, u, H, w1_.data(), b1_.data(), hid.data());
+    output_scalar(hid.data(), H, w2_.data(), b2_.data(), o);
   }
 }
 
@@ -616,10 +686,15 @@ std::string NeuralEvaluator::refusal(const Rules& rules) const {
 
 void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const {
   if (!supports(rules)) throw std::invalid_argument(refusal(rules));
+  // Sparse inputs (encode_sparse): no dense vector is written or scanned, and each row's forward
+  // pass reads only its own units' weights; the outputs are those of net_encode + forward_batch.
   const int I = net_->inputs();
-  thread_local std::vector<float> x, y;
-  thread_local std::vector<int> which;
-  x.resize(static_cast<std::size_t>(n) * I);
+  thread_local std::vector<std::uint16_t> index;
+  thread_local std::vector<float> value, y;
+  thread_local std::vector<int> start, which;
+  index.resize(static_cast<std::size_t>(n) * I + 1);  // + 1: encode_sparse's scratch slot
+  value.resize(static_cast<std::size_t>(n) * I + 1);
+  start.assign(1, 0);
   which.clear();
   for (int i = 0; i < n; ++i) {
     const Position& pos = positions[i];
@@ -628,12 +703,13 @@ void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& ru
       out[i] = consistent(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, rules);
       continue;
     }
-    net_encode(pos, rules, encoding_, x.data() + which.size() * static_cast<std::size_t>(I));
+    const int at = start.back();
+    start.push_back(at + encode_sparse(pos, kWhite, rules, encoding_, index.data() + at, value.data() + at));
     which.push_back(i);
   }
   const int m = static_cast<int>(which.size());
   y.resize(static_cast<std::size_t>(m) * NeuralNet::kOutputs);
-  net_->forward_batch(x.data(), m, y.data());
+  net_->forward_sparse(index.data(), value.data(), start.data(), m, y.data());
   for (int k = 0; k < m; ++k) {
     const float* o = y.data() + static_cast<std::size_t>(k) * NeuralNet::kOutputs;
     out[which[static_cast<std::size_t>(k)]] = consistent(o[0], o[1], o[2], o[3], o[4], rules);

@@ -4,8 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <thread>
 
+#include "tavli/eval_cache.h"
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
 #include "tavli/scratch.h"
@@ -39,6 +41,19 @@ struct Budget {
 // 8 more within 0.16 of it; inside the tree, only the reply that looks best statically goes deeper.
 const MoveFilter kRootFilter{0, 8, 0.16f};
 const MoveFilter kInnerFilter{0, 0, 0.0f};
+// Narrowing between the root's iterations, gnubg's "Normal" habits: after 2 plies keep the best
+// and up to 2 more within 0.04; after any other ply keep all (gnubg's "skip this ply").
+const MoveFilter kNarrowAfter2{0, 2, 0.04f};
+
+// Slots of the static-evaluation cache of a search (eval_cache.h): 2^16 of 80 bytes, 5 MiB per
+// thread that starts searches of 2 plies or more.
+constexpr int kEvalCacheBits = 16;
+
+EvalCache& thread_eval_cache() {
+  thread_local std::unique_ptr<EvalCache> cache;
+  if (!cache) cache = std::make_unique<EvalCache>(kEvalCacheBits);
+  return *cache;
+}
 
 // What plays are ranked by at `level` plies below the root: the money equity, or with a match
 // utility the MWC (as EMG) of the side to move there (the root mover at even levels).
@@ -52,12 +67,13 @@ float rank_score(const MatchUtility& u, const Probabilities& p, int level) {
 class Searcher {
  public:
   void begin(const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters, Budget& budget,
-             const MatchUtility& utility) {
+             const MatchUtility& utility, EvalCache* evals = nullptr) {
     utility_ = &utility;
     rules_ = &rules;
     ev_ = &ev;
     filters_ = &filters;
     budget_ = &budget;
+    evals_ = evals;
     forget();
   }
 
@@ -97,11 +113,12 @@ class Searcher {
     return acc;
   }
 
-  // The best play for `dice` from `pos`, for the mover, searched `depth` - 1 plies after the play.
-  Probabilities best_for_roll(const Position& pos, Dice dice, int depth) {
-    MoveList& list = list_at(0);
+  // The best play for `dice` from `pos` (`level` plies below the root), for the mover, searched
+  // `depth` - 1 plies after the play: one roll's share of value(pos, depth, level).
+  Probabilities best_for_roll(const Position& pos, Dice dice, int depth, int level) {
+    MoveList& list = list_at(level);
     gen_.generate(pos, *rules_, dice, list);
-    return best_play(pos, list, depth, 0);
+    return best_play(pos, list, depth, level);
   }
 
   // The best play of `list` (legal plays from `pos`) for the mover, each searched `depth` - 1
@@ -137,26 +154,44 @@ class Searcher {
     std::vector<int>& where = where_at(level);
     batch.clear();
     where.clear();
+    std::int64_t hits = 0;
     for (int i = 0; i < list.size(); ++i) {
       Position child = list[i].result;
       child.flip();
+      Probabilities known;
       if (const auto o = outcome_after_play(pos, child, *rules_, kWhite)) {
         out[static_cast<std::size_t>(i)] = terminal_probabilities(*o, kWhite).inverted();
+      } else if (evals_ && evals_->find(child, &known)) {
+        out[static_cast<std::size_t>(i)] = known.inverted();
+        ++hits;
       } else {
         batch.push_back(child);
         where.push_back(i);
       }
     }
-    if (batch.empty()) return;
+    // Nodes count the static evaluations asked for, found in the cache or not: node counts, and
+    // so node limits, do not depend on what the cache (shared by the threads) happened to hold.
+    const std::int64_t asked = static_cast<std::int64_t>(batch.size()) + hits;
+    if (batch.empty()) {
+      if (asked) budget_->spend(asked);
+      return;
+    }
     std::vector<Probabilities>& res = res_at(level);
     res.resize(batch.size());
     ev_->evaluate(batch.data(), static_cast<int>(batch.size()), *rules_, res.data());
-    budget_->spend(static_cast<std::int64_t>(batch.size()));
-    for (std::size_t k = 0; k < batch.size(); ++k) out[static_cast<std::size_t>(where[k])] = res[k].inverted();
+    budget_->spend(asked);
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      if (evals_) evals_->store(batch[k], res[k]);
+      out[static_cast<std::size_t>(where[k])] = res[k].inverted();
+    }
   }
 
   Probabilities static_value(const Position& pos) {
-    const Probabilities p = ev_->evaluate(pos, *rules_);
+    Probabilities p;
+    if (!evals_ || !evals_->find(pos, &p)) {
+      p = ev_->evaluate(pos, *rules_);
+      if (evals_) evals_->store(pos, p);
+    }
     budget_->spend(1);
     return p;
   }
@@ -220,6 +255,7 @@ class Searcher {
   const Evaluator* ev_ = nullptr;
   const std::vector<MoveFilter>* filters_ = nullptr;
   Budget* budget_ = nullptr;
+  EvalCache* evals_ = nullptr;  // shared by the search's threads; null: no cache
   std::uint32_t generation_ = 0;
   MoveGenerator gen_;
   std::vector<Entry> cache_;
@@ -229,38 +265,42 @@ class Searcher {
   std::vector<std::unique_ptr<std::vector<int>>> where_, keep_;
 };
 
-// The searchers of one search: the calling thread's own (kept between calls: no allocation) when
-// it runs alone, fresh ones for worker threads.
+// The searchers of one search: the calling thread's own (kept between calls, so that a search
+// allocates nothing once warm), one per worker; the workers' threads are new for each call, their
+// searchers are not. One search at a time per calling thread.
 struct Searchers {
-  std::vector<std::unique_ptr<Searcher>> owned;
   std::vector<Searcher*> use;
 
   void prepare(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
-               Budget& budget, const MatchUtility& utility) {
+               Budget& budget, const MatchUtility& utility, EvalCache* evals) {
     if (!use.empty()) return;
-    if (threads == 1) {
-      thread_local Searcher mine;
-      use.push_back(&mine);
-    } else {
-      for (int w = 0; w < threads; ++w) {
-        owned.push_back(std::make_unique<Searcher>());
-        use.push_back(owned.back().get());
-      }
-    }
-    for (Searcher* s : use) s->begin(rules, ev, filters, budget, utility);
+    thread_local std::vector<std::unique_ptr<Searcher>> pool;
+    while (static_cast<int>(pool.size()) < threads) pool.push_back(std::make_unique<Searcher>());
+    for (int w = 0; w < threads; ++w) use.push_back(pool[static_cast<std::size_t>(w)].get());
+    for (Searcher* s : use) s->begin(rules, ev, filters, budget, utility, evals);
   }
 };
 
-// Runs fn(worker, searcher) on `threads` workers (each with its own searcher) and reports whether
-// the iteration finished within the budget; other errors (an interruption) are rethrown.
+// Runs fn(item, searcher) for item = 0 .. items - 1 on `threads` workers (each with its own
+// searcher), handing out the items one at a time as workers get free (items differ in cost, so a
+// fixed split would leave a worker idle), and reports whether the iteration finished within the
+// budget; other errors (an interruption) are rethrown. Each item writes its own slot, and costs
+// the same nodes whichever worker takes it (fn calls forget() first), so neither results nor node
+// counts depend on the thread count or on the order the items are taken.
 template <class Fn>
-bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const SearchOptions& opt, Budget& budget,
-                 Searchers& searchers, Fn fn) {
-  searchers.prepare(threads, rules, ev, opt.filters, budget, opt.utility);
+bool run_items(int threads, std::size_t items, const Rules& rules, const Evaluator& ev,
+               const std::vector<MoveFilter>& filters, const MatchUtility& utility, Budget& budget, EvalCache* evals,
+               Searchers& searchers, Fn fn) {
+  threads = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(threads), items)));
+  searchers.prepare(threads, rules, ev, filters, budget, utility, evals);
   std::atomic<bool> aborted{false};
+  std::atomic<std::size_t> next{0};
   run_on_threads(threads, [&](int w) {
+    Searcher& s = *searchers.use[static_cast<std::size_t>(w)];
     try {
-      fn(w, *searchers.use[static_cast<std::size_t>(w)]);
+      for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < items;
+           i = next.fetch_add(1, std::memory_order_relaxed))
+        fn(i, s);
     } catch (const Aborted&) {  // the budget ran out: the iteration is abandoned, not an error
       aborted = true;
       budget.stop = true;
@@ -272,6 +312,14 @@ bool run_workers(int threads, const Rules& rules, const Evaluator& ev, const Sea
   return !aborted;
 }
 
+// The narrowing filter after the root's `done`-ply iteration; null: keep every play.
+const MoveFilter* narrowing_after(const SearchOptions& opt, int done) {
+  if (opt.narrowing.empty())  // the defaults go with the default filters (gnubg's "Normal" as a whole)
+    return done == 2 && opt.filters.empty() ? &kNarrowAfter2 : nullptr;
+  const MoveFilter& f = opt.narrowing[std::min<std::size_t>(static_cast<std::size_t>(done - 1), opt.narrowing.size() - 1)];
+  return f.accept < 0 ? nullptr : &f;
+}
+
 void check_options(const SearchOptions& opt) {
   if (opt.plies < 0 || opt.plies > 32) throw std::invalid_argument("plies must be 0..32");
   if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("threads must be 1..1024");
@@ -280,6 +328,9 @@ void check_options(const SearchOptions& opt) {
   for (const MoveFilter& f : opt.filters)
     if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0)) throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");
   if (opt.utility.active) opt.utility.validate();
+  for (const MoveFilter& f : opt.narrowing)
+    if (f.accept < -1 || f.extra < 0 || !(f.threshold >= 0))
+      throw std::invalid_argument("narrowing filters need accept >= -1 (-1: keep all), extra >= 0, threshold >= 0");
 }
 
 void start_budget(Budget& b, const SearchOptions& opt) {
@@ -317,28 +368,59 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
   Searcher::select(vals, root, keep, opt.utility, 0);
   if (n == 1) keep = {0};  // one legal play: nothing to choose, but still value it at full depth
-  const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(keep.size())));
+  EvalCache* evals = nullptr;
+  if (opt.use_cache && opt.plies >= 2) {
+    evals = &thread_eval_cache();
+    evals->new_generation();
+  }
+  // The kept plays' positions (the opponent to move) and their outcomes, once.
+  std::vector<Position> child(static_cast<std::size_t>(n));
+  std::vector<std::optional<Outcome>> over(static_cast<std::size_t>(n));
+  for (int i : keep) {
+    child[static_cast<std::size_t>(i)] = list[i].result;
+    child[static_cast<std::size_t>(i)].flip();
+    over[static_cast<std::size_t>(i)] = outcome_after_play(pos, child[static_cast<std::size_t>(i)], rules, kWhite);
+  }
+  const auto& rolls = all_rolls();
+  const std::size_t R = rolls.size();
   for (int d = 1; d <= opt.plies; ++d) {
-    std::vector<Probabilities> next(keep.size());
-    const bool done = run_workers(threads, rules, ev, opt, budget, searchers, [&](int w, Searcher& s) {
-      for (std::size_t k = static_cast<std::size_t>(w); k < keep.size(); k += static_cast<std::size_t>(threads)) {
-        Position child = list[keep[k]].result;
-        child.flip();
-        const auto o = outcome_after_play(pos, child, rules, kWhite);
-        s.forget();
-        next[k] = o ? terminal_probabilities(*o, kWhite).inverted() : s.value(child, d, 1).inverted();
-      }
-    });
+    // One item per (kept play, opponent roll): the roll's share of value(child, d) (search.h).
+    std::vector<Probabilities> per_roll(keep.size() * R);
+    const bool done = run_items(opt.threads, keep.size() * R, rules, ev, opt.filters, opt.utility, budget, evals,
+                                searchers, [&](std::size_t item, Searcher& s) {
+                                  const auto i = static_cast<std::size_t>(keep[item / R]);
+                                  if (over[i]) return;
+                                  s.forget();
+                                  per_roll[item] = s.best_for_roll(child[i], rolls[item % R].dice, d, 1);
+                                });
     if (!done) {
       out.interrupted = true;
       break;
     }
     for (std::size_t k = 0; k < keep.size(); ++k) {
-      vals[static_cast<std::size_t>(keep[k])] = next[k];
-      depth_of[static_cast<std::size_t>(keep[k])] = d;
+      const auto i = static_cast<std::size_t>(keep[k]);
+      if (over[i]) {
+        vals[i] = terminal_probabilities(*over[i], kWhite).inverted();
+      } else {
+        Probabilities acc;  // in roll order, as value() adds them
+        for (std::size_t r = 0; r < R; ++r) acc.add(per_roll[k * R + r], rolls[r].weight / 36.0f);
+        vals[i] = acc.inverted();
+      }
+      depth_of[i] = d;
     }
     out.plies = d;
     out.nodes = budget.nodes.load();
+    // gnubg's move filters between plies: only the plays that still look good go deeper.
+    if (const MoveFilter* f = d < opt.plies ? narrowing_after(opt, d) : nullptr) {
+      std::vector<Probabilities> kv;
+      for (int i : keep) kv.push_back(vals[static_cast<std::size_t>(i)]);
+      std::vector<int> pick;
+      Searcher::select(kv, f, pick, opt.utility, 0);
+      std::sort(pick.begin(), pick.end());
+      std::vector<int> narrowed;
+      for (int k : pick) narrowed.push_back(keep[static_cast<std::size_t>(k)]);
+      keep.swap(narrowed);
+    }
   }
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
@@ -366,16 +448,19 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   out.nodes = 1;
   start_budget(budget, opt);
   const auto& rolls = all_rolls();
-  const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(rolls.size())));
+  EvalCache* evals = nullptr;
+  if (opt.use_cache && opt.plies >= 2) {
+    evals = &thread_eval_cache();
+    evals->new_generation();
+  }
   Searchers searchers;
   for (int d = 1; d <= opt.plies; ++d) {
     std::vector<Probabilities> per_roll(rolls.size());
-    const bool done = run_workers(threads, rules, ev, opt, budget, searchers, [&](int w, Searcher& s) {
-      for (std::size_t k = static_cast<std::size_t>(w); k < rolls.size(); k += static_cast<std::size_t>(threads)) {
-        s.forget();
-        per_roll[k] = s.best_for_roll(pos, rolls[k].dice, d);
-      }
-    });
+    const bool done = run_items(opt.threads, rolls.size(), rules, ev, opt.filters, opt.utility, budget, evals,
+                                searchers, [&](std::size_t k, Searcher& s) {
+                                  s.forget();
+                                  per_roll[k] = s.best_for_roll(pos, rolls[k].dice, d, 0);
+                                });
     if (!done) {
       out.interrupted = true;
       break;

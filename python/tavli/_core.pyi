@@ -122,6 +122,8 @@ class Board:
         time_limit: float,
         node_limit: int,
         evaluator: NeuralEvaluator | None,
+        narrowing: list[tuple[int, int, float]] = ...,
+        use_cache: bool = False,
     ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
     def _evaluate(
         self,
@@ -131,6 +133,7 @@ class Board:
         time_limit: float,
         node_limit: int,
         evaluator: NeuralEvaluator | None,
+        use_cache: bool = False,
     ) -> tuple[tuple[float, ...], float, int, int, bool]: ...
 
 class Match:

@@ -16,6 +16,7 @@ from .backends import ray as on_ray
 from .evaluators import evaluator_arg, filters_arg, search_args
 from .players import player_arg
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
+from .search_options import narrowing_arg
 
 _DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
 
@@ -303,15 +304,21 @@ class Board(_core.Board):
         time_limit: float | None = None,
         node_limit: int | None = None,
         evaluator: Any = None,
+        narrowing: Any = None,
+        cache: bool = False,
     ) -> "Analysis":
         """The legal plays for the roll, best first, each with its probabilities and equity for the
         side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
         filters) with `evaluator` at the leaves: None, the game's shipped net (the heuristic where
         none ships), "heuristic", or a tavli.nn.Net.
-        Releases the GIL; a time or node limit returns the deepest completed iteration."""
+        `narrowing`: gnubg's filters between the root's plies ((accept, extra, threshold), accept -1
+        keeps all; None: the defaults of search.h); `cache`: the shared evaluation cache (off by
+        default; the same results either way). Releases the GIL; a time or node limit returns the
+        deepest completed iteration."""
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         plays, done, nodes, interrupted = self._analyze(
-            dice, plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator)
+            dice, plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator),
+            narrowing_arg(narrowing), require_bool("cache", cache)
         )
         return Analysis(
             [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted

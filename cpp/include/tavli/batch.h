@@ -18,7 +18,8 @@ struct BatchResult {
   std::vector<std::uint8_t> positions;  // with positions: result rows, other side to move
 };
 
-// Validates every row first (InvalidPosition naming the row), then generates.
+// Validates every row (InvalidPosition naming the lowest bad row; nothing is returned then) and
+// generates, each thread its own contiguous range of rows.
 BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice,
                               std::int64_t n, bool want_positions, int threads);
 

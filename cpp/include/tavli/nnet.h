@@ -109,6 +109,13 @@ class NeuralNet {
   // AVX2 path takes the rows four at a time: each weight row of an input that any of the four
   // uses is loaded once and feeds all four (the candidate plays of a roll share most inputs).
   void forward_batch(const float* x, int n, float* out, float* hidden = nullptr) const;
+  // The same from sparse inputs (encode_sparse's form): row r's listed units are
+  // index[start[r]] .. index[start[r + 1] - 1] (increasing) with their values, every other input
+  // 0. Bit-identical to forward_batch on the dense rows (the same products, added in the same
+  // order; a zero input only ever adds an exact 0 there), but each row touches only its own
+  // units' weight rows: unrelated positions (a search's distinct leaves) share few of them, so
+  // this does not pay for the union of a tile's inputs as forward_batch does.
+  void forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n, float* out) const;
 
   // Which implementation forward uses: AVX2 + FMA when the CPU has it, unless forced to scalar.
   bool avx2() const { return use_avx2_; }

@@ -15,10 +15,28 @@
 // the tree only the play that looks best statically is searched deeper ({0, 0, 0}). A filter such
 // as {1000, 0, 0} at every level gives the full-width expectiminimax.
 //
+// Narrowing (gnubg's move filters at the sub-plies of a decision): an analysis deepens its root
+// plays one ply at a time; after the iteration at k plies (k = 1 .. plies - 1), narrowing[k - 1]
+// keeps, by those k-ply values, the best, `accept` more and up to `extra` more within `threshold`
+// of the best, and only they are searched at k + 1 plies; an entry with accept = -1 keeps them all
+// (gnubg's "skip this ply"); missing entries repeat the last one. A play left behind keeps the
+// value of the deepest iteration it took part in (PlayValue::plies) and ranks after the deeper
+// ones. Default (empty), with the default filters, gnubg's "Normal" settings: keep all after 1
+// ply, {0, 2, 0.04} after 2 plies, keep all after 3 plies and more; so a 2-ply analysis is
+// unchanged and a 3-ply one searches at 3 plies only the plays within 0.04 of the best at 2 plies
+// (at most 3). With explicit filters, empty narrowing keeps all (the filters keep their meaning:
+// {1000, 0, 0} is still full width); {{-1, 0, 0}} keeps all with the default filters too.
+// evaluate() has no root plays to narrow.
+//
 // Caching: every searcher keeps a table of values keyed by (position hash, plies), emptied before
-// each root item. Threads split the root plays (analysis) or the 21 rolls (evaluation) between
-// them, each with its own searcher; results are combined in a fixed order, so they do not depend on
-// the thread count, and neither do node counts (each root item costs the same on any thread).
+// each root item. Searches of 2 plies or more also share, between their threads, a table of static
+// evaluations (eval_cache.h: bounded, lock-free, each hit verified against the exact position key,
+// so a hit gives the value the evaluator would; the same results either way). Off by default:
+// measured, its key packing and table misses cost more than the hits save (about 20% of a 2-ply
+// search's leaves repeat) with today's evaluator; `use_cache = true` turns it on. Threads take the root items one at a time as they get free: (root play, opponent roll)
+// pairs in an analysis, the 21 rolls in an evaluation, each with its own searcher; results are
+// combined in a fixed order, so they do not depend on the thread count, and neither do node counts
+// (each root item costs the same on any thread; cache hits count as the evaluations they stand for).
 //
 // Limits: a node limit (static evaluations) or a time limit stops the search; the answer is then
 // the deepest iteration completed (iterative deepening from 0 plies), flagged as interrupted. With a
@@ -27,7 +45,8 @@
 // evaluation of the root included), not those of an abandoned one.
 //
 // Ranges (std::invalid_argument otherwise): plies 0..32, threads 1..1024, time_limit >= 0 seconds
-// (0: none), node_limit >= 0 (0: none), filters with accept >= 0, extra >= 0, threshold >= 0.
+// (0: none), node_limit >= 0 (0: none), filters with accept >= 0, extra >= 0, threshold >= 0,
+// narrowing filters the same but with accept >= -1.
 // A stop request (interrupt.h: Ctrl-C) is not a limit: it unwinds the search with Interrupted.
 //
 // Score-aware play (issue 15, item 5): with a MatchUtility, plays are ranked, filtered and chosen
@@ -71,6 +90,8 @@ struct SearchOptions {
   double time_limit = 0;      // seconds; 0: none
   std::int64_t node_limit = 0;  // static evaluations; 0: none
   MatchUtility utility;         // inactive: money equity (Probabilities::equity)
+  std::vector<MoveFilter> narrowing;  // between the root's iterations; empty: the defaults above
+  bool use_cache = false;             // the shared static-evaluation cache (2+ plies)
 };
 
 struct PlayValue {

@@ -1,0 +1,169 @@
+"""Honest speed figures (issue 19): the shipped backgammon net, encoding included, on distinct
+positions, medians; beside GNU Backgammon (PyPI gnubg-nn) in the same process; thread scaling.
+
+Run: python -m pytest bench/test_bench_speed.py --benchmark-only -p no:cacheprovider
+
+1. Static evaluation. POSITIONS: the distinct results of every legal play from the seeded random
+   backgammon games set (games not over, shuffled), evaluated by the shipped net through
+   ``Net.evaluate_positions`` (row decoding and validation included: the Python batch call) in one
+   call. The C++ figure without the row decoding is ``build/tools/tavli_bench_eval`` (README).
+   Best case, labelled so: one call per roll's candidates (siblings share most input units).
+   gnubg-nn: ``probabilities(board, 0)``, one Python call per position (its only per-position
+   entry point), on the same positions: the Python call is part of its figure.
+2. Decisions: ``Board.analyze(dice, plies)`` (default filters; threads=1) against gnubg-nn's
+   ``best_move(board, d1, d2, n=plies)`` on DECISIONS (position, roll) pairs of the middle-game set
+   of bench/test_bench_search.py, ms per decision (median round), and the ratio. Debian's gnubg
+   (``gnubg -t``, ``set evaluation chequerplay eval plies N``, default filters, ``set threads 1``)
+   is timed by ``tools/gnubg_decision_speed.py``, outside this process.
+3. Threads: the same work with threads=1 and threads=2 (2-ply analyses, batch_legal_plays with
+   positions, a rollout, a simulation): the ratio of medians. Meaningful only on an idle machine
+   with two free cores; on a shared one it says how much the machine had to give.
+
+Medians (pytest-benchmark's "median" column) are what is recorded here; the summary prints them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tavli
+import tavli.nn as nn
+from conftest import RESULTS, SEED
+
+try:
+    import gnubg_nn as gnubg
+except ImportError:
+    gnubg = None
+
+requires_gnubg = pytest.mark.skipif(gnubg is None, reason="gnubg-nn not installed (pip install gnubg-nn)")
+DECISIONS = 12
+
+
+def record_median(name: str, benchmark, work: float, unit: str) -> None:
+    if benchmark.stats is None:
+        return
+    med = benchmark.stats.stats.median
+    if unit == "ms":
+        RESULTS[name] = {"rate": 1e3 * med / work, "mean_rate": 0, "unit": "ms", "seconds": med}
+    else:
+        RESULTS[name] = {"rate": work / med, "mean_rate": 0, "unit": unit, "seconds": med}
+
+
+def ratio(name: str, a: str, b: str) -> None:
+    if a in RESULTS and b in RESULTS:
+        RESULTS[name] = {"rate": RESULTS[a]["rate"] / RESULTS[b]["rate"], "mean_rate": 0, "unit": "x", "seconds": 0}
+
+
+def gnubg_board(row) -> list[list[int]]:
+    """gnubg board [[opponent], [side on roll]] (bench/test_bench_gnubg.py's conversion)."""
+    r = [int(x) for x in row]
+    return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
+
+
+@pytest.fixture(scope="module")
+def distinct():
+    rows, dice = tavli.random_positions("backgammon", 3000, seed=SEED)
+    _, offsets, results = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True)
+    live = (results[:, 50] < 15) & (results[:, 51] < 15)
+    unique = np.unique(results[live], axis=0)
+    np.random.default_rng(SEED).shuffle(unique)
+    groups = [results[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
+    groups = [g[(g[:, 50] < 15) & (g[:, 51] < 15)] for g in groups]
+    return unique, [g for g in groups if len(g)]
+
+
+def test_eval_distinct(benchmark, distinct):
+    rows = distinct[0]
+    net = nn.shipped("backgammon")
+    net.evaluate_positions(rows[:10], "backgammon")
+    benchmark.pedantic(net.evaluate_positions, args=(rows, "backgammon"), rounds=7, iterations=1, warmup_rounds=1)
+    record_median(f"shipped net, {len(rows)} distinct positions", benchmark, len(rows), "positions")
+
+
+def test_eval_siblings_best_case(benchmark, distinct):
+    groups = distinct[1]
+    net = nn.shipped("backgammon")
+    total = sum(len(g) for g in groups)
+
+    def run():
+        for g in groups:
+            net.evaluate_positions(g, "backgammon")
+
+    benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    record_median("shipped net, one roll's siblings a call (best case)", benchmark, total, "positions")
+
+
+@requires_gnubg
+def test_gnubg_eval_per_call(benchmark, distinct):
+    boards = [gnubg_board(r) for r in distinct[0][:5000]]
+    probabilities = gnubg.probabilities
+
+    def run():
+        for b in boards:
+            probabilities(b, 0)
+
+    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
+    record_median("gnubg-nn probabilities(board, 0), a Python call each", benchmark, len(boards), "positions")
+
+
+@pytest.fixture(scope="module")
+def decisions():
+    rows, dice = tavli.random_positions("backgammon", 4000, seed=SEED)
+    counts = tavli.batch_legal_plays(rows, dice, "backgammon")
+    ok = np.flatnonzero((rows[:, 50] == 0) & (rows[:, 51] == 0) & (counts > 1))
+    pick = ok[np.linspace(0, len(ok) - 1, DECISIONS).astype(int)]
+    return [(rows[i], (int(dice[i][0]), int(dice[i][1]))) for i in pick]
+
+
+@pytest.mark.parametrize("plies", [2, 3])
+def test_tavli_decision(benchmark, decisions, plies):
+    boards = [(tavli.Board.from_array(r, "backgammon"), d) for r, d in decisions]
+
+    def run():
+        for b, d in boards:
+            b.analyze(d, plies=plies, threads=1)
+
+    benchmark.pedantic(run, rounds=3 if plies == 2 else 1, iterations=1, warmup_rounds=0)
+    record_median(f"tavli analyze {plies}-ply (ms per decision)", benchmark, len(boards), "ms")
+    ratio(f"gnubg-nn / tavli time, {plies}-ply decision", f"gnubg-nn best_move n={plies} (ms per decision)",
+          f"tavli analyze {plies}-ply (ms per decision)")
+
+
+@requires_gnubg
+@pytest.mark.parametrize("plies", [2, 3])
+def test_gnubg_decision(benchmark, decisions, plies):
+    boards = [(gnubg_board(r), d) for r, d in decisions]
+
+    def run():
+        for b, (d1, d2) in boards:
+            gnubg.best_move(b, d1, d2, n=plies)
+
+    benchmark.pedantic(run, rounds=3 if plies == 2 else 1, iterations=1, warmup_rounds=0)
+    record_median(f"gnubg-nn best_move n={plies} (ms per decision)", benchmark, len(boards), "ms")
+    ratio(f"gnubg-nn / tavli time, {plies}-ply decision", f"gnubg-nn best_move n={plies} (ms per decision)",
+          f"tavli analyze {plies}-ply (ms per decision)")
+
+
+def _scaling_work(kind: str):
+    if kind == "analyze 2-ply":
+        rows, dice = tavli.random_positions("backgammon", 400, seed=SEED)
+        boards = [(tavli.Board.from_array(rows[i], "backgammon"), (int(dice[i][0]), int(dice[i][1])))
+                  for i in range(40, 400, 60)]
+        return lambda t: [b.analyze(d, plies=2, threads=t) for b, d in boards]
+    if kind == "batch_legal_plays positions":
+        rows, dice = tavli.random_positions("backgammon", 200_000, seed=SEED)
+        return lambda t: tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=t)
+    if kind == "rollout":
+        board = tavli.Board("backgammon")
+        return lambda t: board.rollout(2592, player="greedy", seed=1, threads=t)
+    return lambda t: tavli.simulate("backgammon", 4000, seed=1, threads=t)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("kind", ["analyze 2-ply", "batch_legal_plays positions", "rollout", "simulate"])
+def test_thread_scaling(benchmark, kind, threads):
+    work = _scaling_work(kind)
+    benchmark.pedantic(work, args=(threads,), rounds=3, iterations=1, warmup_rounds=1)
+    record_median(f"{kind}, {threads} thread(s) (ms)", benchmark, 1, "ms")
+    ratio(f"{kind}: 1 thread / 2 threads", f"{kind}, 1 thread(s) (ms)", f"{kind}, 2 thread(s) (ms)")
