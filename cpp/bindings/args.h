@@ -18,11 +18,12 @@
 namespace tavli_bindings {
 
 // An evaluator from Python: None (the heuristic: a null pointer), a tavli._core.NeuralEvaluator
-// (one net) or a tavli._core.NetSuite (the shipped nets, tavli.nn.default_evaluator()).
+// (one net), a tavli._core.ClassNetEvaluator (a net per position class) or a tavli._core.NetSuite (the shipped nets, tavli.nn.default_evaluator()).
 inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev) {
   if (ev.is_none()) return nullptr;
   if (pybind11::isinstance<tavli::NeuralEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::NeuralEvaluator>>();
   if (pybind11::isinstance<tavli::NetSuite>(ev)) return ev.cast<std::shared_ptr<tavli::NetSuite>>();
+  if (pybind11::isinstance<tavli::ClassNetEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::ClassNetEvaluator>>();
   throw std::invalid_argument("evaluator: expected 'heuristic', a tavli.nn.Net or the default nets");
 }
 
@@ -30,8 +31,10 @@ inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev
 // family only; the heuristic and a suite serve every game).
 inline void check_serves(const tavli::Evaluator& ev, const tavli::Rules& rules) {
   const auto* net = dynamic_cast<const tavli::NeuralEvaluator*>(&ev);
-  if (net && !net->supports(rules))
-    throw std::invalid_argument("evaluator: a net of family '" + net->net().family() + "' cannot evaluate " +
+  const auto* classes = dynamic_cast<const tavli::ClassNetEvaluator*>(&ev);
+  const std::string family = net ? net->net().family() : classes ? classes->family() : std::string();
+  if ((net && !net->supports(rules)) || (classes && !classes->supports(rules)))
+    throw std::invalid_argument("evaluator: a net of family '" + family + "' cannot evaluate " +
                                 rules.info().name + " (family '" + tavli::net_family(rules.variant) + "')");
 }
 

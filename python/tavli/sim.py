@@ -26,7 +26,9 @@ def _player(spec: Any) -> tuple[str, int, list, Any]:
     from .analysis import evaluator_arg
     from .nn import Net
 
-    if isinstance(spec, Net):
+    from .classnets import ClassNets
+
+    if isinstance(spec, (Net, ClassNets)):
         return ("greedy", 0, [], evaluator_arg(spec))
     if isinstance(spec, dict):
         unknown = set(spec) - {"search", "filters", "evaluator"}
