@@ -280,3 +280,34 @@ def test_supervised_pipeline_resumes_to_the_same_net(tmp_path):
     meta = json.loads(b.metadata)
     assert meta["epoch"] == 3 and meta["class"] == "race" and "tavli.supervised" in meta["command"]
     assert len(np.load(tmp_path / "b" / "positions.npy")) == 30
+
+
+def test_widened_expert_net_evaluates_as_before():
+    net = tavli.nn.shipped(BG)
+    wide = S.widen(net, "expert2")
+    assert wide.encoding == "expert2" and wide.inputs == 219
+    rows, _ = tavli.random_positions(BG, 100, seed=6)
+    np.testing.assert_allclose(tavli.evaluate_batch(rows, BG, evaluator=wide),
+                               tavli.evaluate_batch(rows, BG, evaluator=net), atol=1e-6)
+    with pytest.raises(ValueError, match="widened"):
+        S.widen(net, "race")
+
+
+def test_manifest_classes_make_the_default_evaluator_use_class_nets(monkeypatch):
+    """A manifest entry with "classes" names the file of each class beyond contact; the default
+    evaluator then serves the family's variants with class nets (here the shipped file stands in
+    as a race net: any net of the family fits)."""
+    import tavli.nn as nn
+
+    manifest = {k: dict(v) for k, v in nn.shipped_manifest().items()}
+    manifest[BG]["classes"] = {"race": manifest[BG]["file"]}
+    monkeypatch.setattr(nn, "shipped_manifest", lambda: manifest)
+    nets = C.shipped_classes(BG)
+    assert nets.race is not None and nets.crashed is None
+    suite = nn.default_evaluator.__wrapped__()
+    rows = np.stack([row({18: 1}, {23: 1}), row({10: 5, 20: 10}, {18: 15})])
+    got = _core._evaluate_batch(BG, [], rows, 0, 1, suite, 0.0)
+    assert got[0, 0] == pytest.approx(27 / 36, abs=1e-6)  # two-sided database: class nets serve it
+    manifest[BG]["classes"] = {"midgame": manifest[BG]["file"]}
+    with pytest.raises(ValueError, match="unknown class"):
+        C.shipped_classes(BG)

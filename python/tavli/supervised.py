@@ -14,7 +14,7 @@ Stages, each resumable from the files in --work (run the same command again):
    on the count) or, with --rollout-trials, rollouts (tavli.rollout_data; seeds in
    label_positions). The labeller is the shipped contact net with --label-race / --label-crashed nets
    for their classes (default: the shipped nets) over the exact bear-off databases.
-3. net.tnet: the net, fitted epoch by epoch (supervised_epoch: SGD in an order seeded by
+3. net.tnet: the net (random, seeded by --seed, or --init's net widened to the encoding), fitted epoch by epoch (supervised_epoch: SGD in an order seeded by
    (seed, epoch)) on 90% of the rows, the rest held out; the checkpoint after each epoch carries
    the epoch counter and the whole command in its metadata (JSON), so a resumed run ends with the
    weights of an uninterrupted one. --out receives the final net.
@@ -38,10 +38,12 @@ from ._options import to_pairs
 from .classnets import ClassNets, position_classes
 from .nn import Net, shipped
 
-__all__ = ["class_positions", "label_positions", "net_inputs", "fit", "main", "METADATA_FORMAT"]
+__all__ = ["class_positions", "label_positions", "net_inputs", "fit", "error", "widen", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-supervised/1"
-ENCODINGS = {"race": "race", "contact": "expert", "crashed": "expert"}
+ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
+# Encodings that begin with all of another's units: a net of the first widens to the second.
+WIDENS = {("expert", "expert2"): 205}
 
 
 def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,
@@ -93,6 +95,23 @@ def error(net: Net, x: np.ndarray, y: np.ndarray) -> float:
     return _core._supervised_error(net._net, np.ascontiguousarray(x, np.float32), np.ascontiguousarray(y, np.float32))
 
 
+def widen(net: Net, encoding: str) -> Net:
+    """The same net on a longer encoding that begins with all of `net`'s inputs (WIDENS), the new
+    inputs' weights zero: it evaluates every position exactly as `net` did, and training then
+    learns what the new inputs add (a warm start instead of training from scratch)."""
+    if net.encoding == encoding:
+        return net.copy()
+    if (net.encoding, encoding) not in WIDENS:
+        raise ValueError(f"a net on {net.encoding!r} cannot be widened to {encoding!r} "
+                         f"(known: {', '.join(f'{a} -> {b}' for a, b in WIDENS)})")
+    wide = Net(net.family, net.hidden, seed=0, encoding=encoding)
+    w1 = np.zeros((wide.inputs, net.hidden), np.float32)
+    w1[:net.inputs] = net.w1
+    wide.w1, wide.b1, wide.w2, wide.b2 = w1, net.b1, net.w2, net.b2
+    wide.metadata = net.metadata
+    return wide
+
+
 def _labeller(args: argparse.Namespace) -> ClassNets:
     contact = Net.load(args.label_contact) if args.label_contact else shipped(args.variant)
     if contact is None:
@@ -136,7 +155,8 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> Net:
             _log(f"labelled rows {first}..{first + len(y) - 1} ({time.perf_counter() - t0:.0f}s)")
         chunks.append(np.load(f))
     y = np.concatenate(chunks) if chunks else np.zeros((0, 5), np.float32)
-    x = net_inputs(rows, args.variant, ENCODINGS[args.cls])
+    encoding = args.encoding or ENCODINGS[args.cls]
+    x = net_inputs(rows, args.variant, encoding)
     held = max(1, len(rows) // 10)
     xt, yt, xv, yv = x[held:], y[held:], x[:held], y[:held]
 
@@ -146,9 +166,11 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> Net:
         meta = json.loads(net.metadata)
         epoch = int(meta["epoch"])
     elif args.init:
-        net, epoch = Net.load(args.init), 0
+        net, epoch = widen(Net.load(args.init), encoding), 0
     else:
-        net, epoch = Net(_core.net_family(args.variant), args.hidden, seed=args.seed, encoding=ENCODINGS[args.cls]), 0
+        net, epoch = Net(_core.net_family(args.variant), args.hidden, seed=args.seed, encoding=encoding), 0
+    if epoch == 0:
+        _log(f"before training: held-out mse {error(net, xv, yv):.5f} ({len(xt)} training rows, {len(xv)} held out)")
     while epoch < args.epochs:
         alpha = args.alpha * (args.alpha_decay ** epoch)
         train_mse = fit(net, xt, yt, alpha=alpha, seed=args.seed, epoch=epoch)
@@ -177,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--label-crashed", default=None)
     ap.add_argument("--chunk", type=int, default=2000)
     ap.add_argument("--hidden", type=int, default=64)
-    ap.add_argument("--init", default=None, help="start from this net instead of random weights")
+    ap.add_argument("--init", default=None, help="start from this net (widened to the encoding) instead of random weights")
+    ap.add_argument("--encoding", default=None, help="the net's encoding (default: race for race, expert2 otherwise)")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--alpha", type=float, default=0.01)
     ap.add_argument("--alpha-decay", type=float, default=0.95, help="alpha * decay**epoch")
