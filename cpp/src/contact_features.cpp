@@ -1,19 +1,22 @@
 #include "tavli/contact_features.h"
 
+#include "tavli/hit_features.h"
 #include "tavli/types.h"
 
 namespace tavli {
 namespace {
 
-std::uint32_t made_of(const SideState& s) {
-  std::uint32_t m = 0;
-  for (int r = 0; r < kPoints; ++r) m |= static_cast<std::uint32_t>(s.n[r] >= 2) << r;
-  return m;
-}
-std::uint32_t blots_of(const SideState& s) {
-  std::uint32_t m = 0;
-  for (int r = 0; r < kPoints; ++r) m |= static_cast<std::uint32_t>(s.n[r] == 1) << r;
-  return m;
+// The points a checker (or each checker of a set: the bits of `from`) can reach with the roll
+// (a, b): one die, or both through an open point; a double up to four steps, each landing open.
+template <typename Mask>
+Mask reach_with_roll(Mask from, Mask open, int a, int b) {
+  if (a == b) {
+    Mask reach = 0, at = from;
+    for (int k = 0; k < 4 && at; ++k) reach |= at = (at << a) & open;
+    return reach;
+  }
+  const Mask via_a = (from << a) & open, via_b = (from << b) & open;
+  return via_a | via_b | (((via_a << b) | (via_b << a)) & open);
 }
 
 // The blots of `me` (as bits of `them`'s route index + 1; bit 0 their bar) that `them` can reach
@@ -21,21 +24,12 @@ std::uint32_t blots_of(const SideState& s) {
 template <typename F>
 void for_each_roll_targets(const SideState& me, const SideState& them, F&& f) {
   constexpr std::uint32_t kOnBoard = kBoardMask << 1;
-  const std::uint32_t targets = reverse24(blots_of(me)) << 1;
-  const std::uint32_t open = ~(reverse24(made_of(me)) << 1) & kOnBoard;
+  const std::uint32_t targets = reverse24(blot_points(me)) << 1;
+  const std::uint32_t open = ~(reverse24(made_points(me)) << 1) & kOnBoard;
   const std::uint32_t from = (them.occ << 1) | (them.bar ? 1u : 0u);
   for (int a = 1; a <= 6; ++a)
     for (int b = a; b <= 6; ++b) {
-      std::uint32_t reach = 0;
-      if (targets) {
-        if (a == b) {
-          std::uint32_t at = from;
-          for (int k = 0; k < 4 && at; ++k) reach |= at = (at << a) & open;
-        } else {
-          const std::uint32_t via_a = (from << a) & open, via_b = (from << b) & open;
-          reach = via_a | via_b | (((via_a << b) | (via_b << a)) & open);
-        }
-      }
+      const std::uint32_t reach = targets ? reach_with_roll(from, open, a, b) : 0u;
       f(reach & targets, a == b ? 1 : 2);
     }
 }
@@ -65,28 +59,20 @@ int escapes(const SideState& me, const SideState& them) {
   if (rear >= kPoints) return 0;
   // In my route index + 1 (bit 0 the bar), 64 bits wide so that no step falls off: their made
   // points ahead of my rearmost checker.
-  const std::uint64_t blocks = (static_cast<std::uint64_t>(reverse24(made_of(them))) << 1) & ~((2ull << (rear + 1)) - 1);
+  const std::uint64_t blocks = (static_cast<std::uint64_t>(reverse24(made_points(them))) << 1) & ~((2ull << (rear + 1)) - 1);
   if (!blocks) return 36;
   const int last = 63 - __builtin_clzll(blocks);  // the farthest block, in the shifted index
   const std::uint64_t open = ~blocks, start = 1ull << (rear + 1), beyond = ~((2ull << last) - 1);
   int count = 0;
   for (int a = 1; a <= 6; ++a)
     for (int b = a; b <= 6; ++b) {
-      std::uint64_t reach = 0;
-      if (a == b) {
-        std::uint64_t at = start;
-        for (int k = 0; k < 4 && at; ++k) reach |= at = (at << a) & open;
-      } else {
-        const std::uint64_t via_a = (start << a) & open, via_b = (start << b) & open;
-        reach = via_a | via_b | (((via_a << b) | (via_b << a)) & open);
-      }
-      if (reach & beyond) count += a == b ? 1 : 2;
+      if (reach_with_roll(start, open, a, b) & beyond) count += a == b ? 1 : 2;
     }
   return count;
 }
 
 int longest_prime(const SideState& s) {
-  std::uint32_t m = made_of(s);
+  std::uint32_t m = made_points(s);
   int longest = 0;
   while (m) {  // each pass shortens every run by one
     m &= m << 1;
@@ -95,7 +81,7 @@ int longest_prime(const SideState& s) {
   return longest;
 }
 
-int home_points_made(const SideState& s) { return __builtin_popcount(made_of(s) & kHomeMask); }
+int home_points_made(const SideState& s) { return __builtin_popcount(made_points(s) & kHomeMask); }
 
 int back_checkers(const SideState& s) {
   int n = s.bar;
