@@ -311,3 +311,9 @@ def test_manifest_classes_make_the_default_evaluator_use_class_nets(monkeypatch)
     manifest[BG]["classes"] = {"midgame": manifest[BG]["file"]}
     with pytest.raises(ValueError, match="unknown class"):
         C.shipped_classes(BG)
+
+
+def test_hypergammon_uses_the_two_sided_database_only_once_no_gammon_is_left():
+    rows = np.stack([row({23: 2}, {22: 3}, checkers=3),   # the other side has none off: a gammon is possible
+                     row({23: 2}, {22: 2}, checkers=3)])
+    assert list(C.position_classes(rows, "hypergammon", checkers=3)) == ["bearoff1", "bearoff2"]
