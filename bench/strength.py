@@ -4,6 +4,7 @@ search against 0-ply, and backgammon's net against GNU Backgammon's evaluator.
     python bench/strength.py nets      [--games 2000] [--deep-games 200] [--variants ...]
     python bench/strength.py gnubg     [--games 2000]
     python bench/strength.py heuristic [--games 1000] [--deep-games 300]
+    python bench/strength.py classes   [--games 2000] --race R.tnet [--contact C.tnet] [--crashed X.tnet]
 
 Every pairing is played in mirrored pairs: games 2k and 2k + 1 replay the same dice with the sides
 swapped (tavli.simulate seeds game i by (seed, i); neither greedy nor search players draw random
@@ -18,6 +19,9 @@ all points scored (cubeless: singles, doubles, triples as each game scores them)
 - gnubg: backgammon, the shipped net at 0-ply against GNU Backgammon 0-ply (PyPI gnubg-nn,
   best_move), cubeless (target >= 45% of points). Needs `pip install gnubg-nn`.
 - heuristic: the heuristic at 0-ply against random play, and 1-ply against 0-ply.
+- classes: backgammon, class nets (tavli.classnets: --contact, --race, --crashed weight files, the
+  contact net the shipped one by default) at 0-ply against the shipped net; `gnubg` takes the same
+  options to play them against GNU Backgammon instead of the shipped net.
 """
 
 from __future__ import annotations
@@ -152,10 +156,33 @@ def gnubg_game(gnubg: Any, net: tavli.nn.Net, net_seat: int, dice: Sequence[tupl
     return outcome.points if outcome.winner == net_seat else -outcome.points
 
 
+def _class_nets(args: argparse.Namespace) -> Any:
+    """ClassNets from --contact/--race/--crashed weight files (the contact net defaults to the
+    shipped one), or None when none is given."""
+    if not (args.contact or args.race or args.crashed):
+        return None
+    from tavli.classnets import ClassNets
+
+    load = tavli.nn.Net.load
+    return ClassNets(load(args.contact) if args.contact else tavli.nn.shipped("backgammon"),
+                     load(args.race) if args.race else None, load(args.crashed) if args.crashed else None)
+
+
+def run_classes(args: argparse.Namespace) -> None:
+    """Backgammon: the class nets of --contact/--race/--crashed at 0-ply against the shipped net."""
+    nets = _class_nets(args)
+    if nets is None:
+        raise SystemExit("classes: give --contact, --race and/or --crashed weight files")
+    print(HEADER)
+    t0 = time.perf_counter()
+    r = mirrored("backgammon", nets, tavli.nn.shipped("backgammon"), args.games, args.seed, args.threads)
+    print(line("backgammon", "class nets v shipped", r, time.perf_counter() - t0), flush=True)
+
+
 def run_gnubg(args: argparse.Namespace) -> None:
     import gnubg_nn as gnubg
 
-    net = tavli.nn.shipped("backgammon")
+    net = _class_nets(args) or tavli.nn.shipped("backgammon")
     if net is None:
         raise SystemExit("no shipped backgammon net")
     pairs = max(1, args.games // 2)
@@ -179,15 +206,18 @@ def run_gnubg(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("suite", choices=("nets", "gnubg", "heuristic"))
+    ap.add_argument("suite", choices=("nets", "gnubg", "heuristic", "classes"))
     ap.add_argument("--games", type=int, default=2000, help="games per pairing at 0-ply (even: mirrored pairs)")
     ap.add_argument("--deep-games", type=int, default=200, help="games per pairing with a search player")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variants", nargs="*", default=GAMES)
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--contact", help="gnubg, classes: class nets (tavli.classnets) with this contact net")
+    ap.add_argument("--race", help="gnubg, classes: ... and this race net")
+    ap.add_argument("--crashed", help="gnubg, classes: ... and this crashed net")
     args = ap.parse_args(argv)
-    {"nets": run_nets, "gnubg": run_gnubg, "heuristic": run_heuristic}[args.suite](args)
+    {"nets": run_nets, "gnubg": run_gnubg, "heuristic": run_heuristic, "classes": run_classes}[args.suite](args)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,13 @@
 namespace tavli_bindings {
 
 // An evaluator from Python: None (the heuristic: a null pointer), a tavli._core.NeuralEvaluator
-// (one net) or a tavli._core.NetSuite (the shipped nets, tavli.nn.default_evaluator()).
+// (one net), a tavli._core.ClassNetEvaluator (a net per position class) or a tavli._core.NetSuite
+// (the shipped nets, tavli.nn.default_evaluator()).
 inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev) {
   if (ev.is_none()) return nullptr;
   if (pybind11::isinstance<tavli::NeuralEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::NeuralEvaluator>>();
   if (pybind11::isinstance<tavli::NetSuite>(ev)) return ev.cast<std::shared_ptr<tavli::NetSuite>>();
+  if (pybind11::isinstance<tavli::ClassNetEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::ClassNetEvaluator>>();
   throw std::invalid_argument("evaluator: expected 'heuristic', a tavli.nn.Net or the default nets");
 }
 

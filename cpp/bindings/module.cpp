@@ -25,6 +25,7 @@ using namespace tavli;
 void bind_nnet(py::module_& m);     // nnet_bindings.cpp
 void bind_rollout(py::module_& m);  // rollout_bindings.cpp
 void bind_cube(py::module_& m);     // cube_bindings.cpp
+void bind_class_nets(py::module_& m);  // class_net_bindings.cpp
 
 namespace {
 
@@ -661,8 +662,8 @@ PYBIND11_MODULE(_core, m) {
                       const std::string& encoding, py::object out_obj) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     const Encoding e = encoding.empty() ? default_encoding(rules) : encoding_from_name(encoding);
-    if (e == Encoding::Expert && !encoding_fits(e, rules))
-      throw std::invalid_argument("the 'expert' encoding is for the hitting games (backgammon, portes, tavla, "
+    if ((e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Race) && !encoding_fits(e, rules))
+      throw std::invalid_argument(std::string("the '") + encoding_name(e) + "' encoding is for the hitting games (backgammon, portes, tavla, "
                                   "nackgammon, hypergammon)");
     if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
       throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
@@ -735,6 +736,7 @@ PYBIND11_MODULE(_core, m) {
   });
 
   bind_nnet(m);
+  bind_class_nets(m);
   bind_rollout(m);
   bind_cube(m);
 }

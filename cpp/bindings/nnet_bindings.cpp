@@ -12,6 +12,7 @@
 
 #include "stoppable.h"
 #include "tavli/batch.h"
+#include "tavli/class_net.h"
 #include "tavli/net_suite.h"
 #include "tavli/nnet.h"
 #include "tavli/train.h"
@@ -133,8 +134,12 @@ void bind_nnet(py::module_& m) {
              const auto copy = std::make_shared<const NeuralNet>(net);  // one copy serves them all
              for (const std::string& v : variants) s.assign(variant_from_name(v), copy);
            }, py::arg("variants"), py::arg("net"), "Serve `variants` with a copy of `net` (before any use).")
+      .def("assign_classes", [](NetSuite& s, const std::vector<std::string>& variants,
+                                std::shared_ptr<ClassNetEvaluator> nets) {
+             for (const std::string& v : variants) s.assign(variant_from_name(v), nets);
+           }, py::arg("variants"), py::arg("nets"), "Serve `variants` with class nets (class_net.h; before any use).")
       .def("serves", [](const NetSuite& s, const std::string& variant) {
-             return s.net_for(variant_from_name(variant)) != nullptr;
+             return s.serves(variant_from_name(variant));
            }, py::arg("variant"));
 
   // A snapshot of a net: the evaluator copies it, so changing the Python net afterwards (even from

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tavli/contact_features.h"
+#include "tavli/encode_race.h"
 #include "tavli/eval.h"
 #include "tavli/hit_features.h"
 
@@ -11,7 +13,7 @@ namespace tavli {
 Encoding default_encoding(const Rules& rules) { return encoding_from_name(rules.info().facts.encoding); }
 
 bool encoding_fits(Encoding e, const Rules& rules) {
-  return e == default_encoding(rules) || (e == Encoding::Expert && rules.contact == Contact::Hit);
+  return e == default_encoding(rules) || ((e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Race) && rules.contact == Contact::Hit);
 }
 
 Encoding encoding_from_name(const std::string& name) {
@@ -19,7 +21,9 @@ Encoding encoding_from_name(const std::string& name) {
   if (name == "plakoto") return Encoding::Plakoto;
   if (name == "block") return Encoding::Block;
   if (name == "expert") return Encoding::Expert;
-  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, plakoto, block)");
+  if (name == "race") return Encoding::Race;
+  if (name == "expert2") return Encoding::Expert2;
+  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, expert2, race, plakoto, block)");
 }
 
 const char* encoding_name(Encoding e) {
@@ -28,12 +32,14 @@ const char* encoding_name(Encoding e) {
     case Encoding::Plakoto: return "plakoto";
     case Encoding::Block: return "block";
     case Encoding::Expert: return "expert";
+    case Encoding::Race: return "race";
+    case Encoding::Expert2: return "expert2";
   }
   return "";
 }
 
 int encoding_size(Encoding e, bool with_dice) {
-  const int base = e == Encoding::Block ? 152 : e == Encoding::Expert ? 205 : 198;
+  const int base = e == Encoding::Block ? 152 : e == Encoding::Expert ? 205 : e == Encoding::Race ? kRaceEncodingSize : e == Encoding::Expert2 ? 219 : 198;
   return base + (with_dice ? 21 : 0);
 }
 
@@ -44,13 +50,15 @@ int roll_index(Dice d) {
 
 void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e, const Dice* dice, float* out) {
   float* o = out;
-  for (int s = 0; s < 2; ++s) {
+  if (e == Encoding::Race) o = encode_race(pos, o);
+  for (int s = 0; s < 2 && e != Encoding::Race; ++s) {
     const SideState& side = pos.side[s];
     for (int r = 0; r < kPoints; ++r) {
       const int n = side.n[r];
       switch (e) {
         case Encoding::Tesauro:
         case Encoding::Expert:
+        case Encoding::Expert2:
           *o++ = n >= 1;
           *o++ = n >= 2;
           *o++ = n >= 3;
@@ -67,11 +75,13 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
           *o++ = n >= 2;
           *o++ = n > 2 ? (n - 2) / 13.0f : 0.0f;
           break;
+        case Encoding::Race: break;  // encode_race above
       }
     }
     switch (e) {
       case Encoding::Tesauro:
       case Encoding::Expert:
+      case Encoding::Expert2:
         *o++ = side.bar / 2.0f;
         *o++ = side.off / 15.0f;
         break;
@@ -86,11 +96,14 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
         *o++ = (side.flags & SideState::kFirstTurn) != 0;
         break;
       }
+      case Encoding::Race: break;
     }
   }
-  *o++ = to_move == kWhite;
-  *o++ = to_move == kBlack;
-  if (e == Encoding::Expert) {
+  if (e != Encoding::Race) {
+    *o++ = to_move == kWhite;
+    *o++ = to_move == kBlack;
+  }
+  if (e == Encoding::Expert || e == Encoding::Expert2) {
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
       *o++ = pip_count(me) / 167.0f;
@@ -99,6 +112,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     }
     *o++ = !is_race(pos, rules);  // eval.h: no checker has an opposing one ahead of it
   }
+  if (e == Encoding::Expert2) o = encode_contact_features(pos, o);
   if (dice) {
     std::fill(o, o + 21, 0.0f);
     o[roll_index(*dice)] = 1.0f;

@@ -30,8 +30,6 @@ inline std::uint32_t count_mask(const SideState& s, bool made) {
   return m;
 }
 #endif
-std::uint32_t made_mask(const SideState& s) { return count_mask(s, true); }
-std::uint32_t blot_mask(const SideState& s) { return count_mask(s, false); }
 // The rearmost checker's route index: -1 on the bar, 24 when none is left on the board.
 int rearmost(const SideState& s) {
   if (s.bar) return -1;
@@ -39,6 +37,10 @@ int rearmost(const SideState& s) {
 }
 
 }  // namespace
+
+std::uint32_t made_points(const SideState& s) { return count_mask(s, true); }
+
+std::uint32_t blot_points(const SideState& s) { return count_mask(s, false); }
 
 int pip_count(const SideState& s) {
   int pips = 25 * s.bar;
@@ -51,9 +53,9 @@ int shots(const SideState& me, const SideState& them) {
   // a checker at index q moved d pips is bit (q + 1) << d. Landing past their last point is off
   // the board (never a hit), so masks are cut to bits 1..24.
   constexpr std::uint32_t kOnBoard = kBoardMask << 1;
-  const std::uint32_t targets = reverse24(blot_mask(me)) << 1;
+  const std::uint32_t targets = reverse24(blot_points(me)) << 1;
   if (!targets) return 0;
-  const std::uint32_t open = ~(reverse24(made_mask(me)) << 1) & kOnBoard;
+  const std::uint32_t open = ~(reverse24(made_points(me)) << 1) & kOnBoard;
   const std::uint32_t from = (them.occ << 1) | (them.bar ? 1u : 0u);
   // via[d]: where a checker lands with one die d (blots are open points, so a hit shows up here).
   std::uint32_t via[7];
@@ -81,7 +83,7 @@ int trapping_prime(const SideState& me, const SideState& them) {
   const int rear = rearmost(me);
   if (rear >= kPoints) return 0;
   // Their made points in my route index, only those ahead of my rearmost checker.
-  std::uint32_t m = reverse24(made_mask(them));
+  std::uint32_t m = reverse24(made_points(them));
   m &= rear < 0 ? kBoardMask : (kBoardMask & ~((2u << rear) - 1));
   int longest = 0;
   while (m) {  // each pass shortens every run by one

@@ -23,6 +23,7 @@ MOVED = {
     "tavli._progress": "tavli._base.progress",
     "tavli.analysis": "tavli.evaluators",  # which re-exports the result types (tavli.results)
     "tavli.batch": "tavli.jobs.batch",
+    "tavli.classnets": "tavli.nn.classnets",
     "tavli.diagram": "tavli.io.diagram",
     "tavli.distributed": "tavli.jobs.distributed",
     "tavli.forms": "tavli.io.forms",

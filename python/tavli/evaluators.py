@@ -25,9 +25,11 @@ def evaluator_arg(evaluator: Any) -> Any:
         return default_evaluator()
     if isinstance(evaluator, str) and evaluator == "heuristic":
         return None
-    if isinstance(evaluator, Net):
+    from .nn.classnets import ClassNets
+
+    if isinstance(evaluator, (Net, ClassNets)):
         return evaluator._evaluator()
-    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic' or a tavli.nn.Net, "
+    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic', a tavli.nn.Net or ClassNets, "
                      f"got {evaluator!r}")
 
 

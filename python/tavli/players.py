@@ -17,7 +17,9 @@ def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
     evaluator); 'search:N' or 'Nply' (N-ply search, default evaluator and filters); 'heuristic:N'
     (N-ply on the heuristic); a tavli.nn.Net (0-ply with that net); or a dict {"search": N,
     "filters": [...], "evaluator": None | "nets" | "heuristic" | Net}."""
-    if isinstance(spec, Net):
+    from .nn.classnets import ClassNets
+
+    if isinstance(spec, (Net, ClassNets)):
         return ("greedy", 0, [], evaluator_arg(spec))
     if isinstance(spec, dict):
         unknown = set(spec) - {"search", "filters", "evaluator"}

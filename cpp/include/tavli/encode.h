@@ -18,6 +18,12 @@
 //               (n - 2) / 13 if n > 2 else 0]  (72), off / 15, in the runner phase (Fevga,
 //               Moultezim: no checker on r >= threshold and none off), first turn (Narde)  (3);
 //               then [white to move, black to move]
+//   "expert2" (the hitting games, a later version of "expert"; 219 units): "expert"'s 205, then
+//               per side (mover, opponent), contact_features.h: double shots / 36, escapes of the
+//               rearmost checker / 36, expected pips lost to a hit (pip_loss_sum / 36) / 24,
+//               longest prime / 6, home points made / 6, back checkers / 15, timing pips / 100.
+//               Its first 205 units are "expert"'s, so an "expert" net widens to it unchanged.
+//   "race" (the hitting games' race net; 224 units): encode_race.h.
 // With the roll, 21 more units: a one-hot of the roll among the 21 (index as in all_rolls(): 1-1,
 // 2-1, 2-2, 3-1, ..., 6-6), for encodings of a position after the roll.
 #pragma once
@@ -28,7 +34,7 @@
 
 namespace tavli {
 
-enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert };
+enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2 };
 
 Encoding default_encoding(const Rules& rules);
 // Whether `e` can encode the rules' positions: the default one, or "expert" for the hitting games.

@@ -11,6 +11,11 @@
 
 namespace tavli {
 
+// Masks of a side's points by its own route index (bit r): those it has made (2+ checkers), and
+// its blots (exactly 1).
+std::uint32_t made_points(const SideState& s);
+std::uint32_t blot_points(const SideState& s);
+
 // Pips still to travel: sum of n[r] * (24 - r), 25 for a checker on the bar (167 at the start).
 int pip_count(const SideState& s);
 

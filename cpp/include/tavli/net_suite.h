@@ -1,7 +1,7 @@
 // The evaluator behind "the engine's own judgement": one neural net per game where a trained net
 // was shipped for it (python/tavli/nets/, loaded by tavli.nn), the heuristic elsewhere.
 //
-// A suite maps each variant to at most one NeuralEvaluator; a net may serve several variants of its
+// A suite maps each variant to at most one NeuralEvaluator or ClassNetEvaluator; a net may serve several variants of its
 // family (backgammon's net serves Portes and Tavla), but only those it was measured to play well
 // (bench/strength.py; the manifest that ships with the nets lists them). Variants without a net,
 // and any variant of an empty suite, are evaluated by the heuristic. Immutable once built, so one
@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "tavli/class_net.h"
 #include "tavli/nnet.h"
 #include "tavli/variant.h"
 
@@ -25,15 +26,21 @@ class NetSuite final : public Evaluator {
   // Serves `v` with `net`; throws std::invalid_argument when the net's family is not v's (or its
   // encoding is "raw").
   void assign(Variant v, std::shared_ptr<const NeuralNet> net);
+  // Serves `v` with a net per position class (class_net.h), instead of a single net.
+  void assign(Variant v, std::shared_ptr<const ClassNetEvaluator> nets);
 
   std::string name() const override { return "nets"; }
   void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override;
 
-  // The net serving `v`, or nullptr (the heuristic).
+  // The single net serving `v`, or nullptr (class nets or the heuristic).
   const NeuralEvaluator* net_for(Variant v) const { return nets_[static_cast<std::size_t>(v)].get(); }
+  // The class nets serving `v`, or nullptr.
+  const ClassNetEvaluator* classes_for(Variant v) const { return classes_[static_cast<std::size_t>(v)].get(); }
+  bool serves(Variant v) const { return net_for(v) || classes_for(v); }
 
  private:
   std::array<std::shared_ptr<const NeuralEvaluator>, kVariants> nets_{};
+  std::array<std::shared_ptr<const ClassNetEvaluator>, kVariants> classes_{};
 };
 
 }  // namespace tavli

@@ -70,7 +70,12 @@ def default_evaluator() -> Any:
     the heuristic elsewhere. Built once per process and never changed (threads share it)."""
     suite = _core.NetSuite()
     for fam, entry in shipped_manifest().items():
-        suite.assign(entry["variants"], _load_shipped(fam)._net)
+        if entry.get("classes"):  # a net per position class (tavli.classnets)
+            from .classnets import shipped_classes
+
+            suite.assign_classes(entry["variants"], shipped_classes(fam)._evaluator())
+        else:
+            suite.assign(entry["variants"], _load_shipped(fam)._net)
     return suite
 
 

@@ -1,0 +1,217 @@
+"""Supervised training of a class net on positions labelled by the engine's own deeper search
+(the second stage of how GNU Backgammon's nets were made; the fit is cpp/include/tavli/supervised.h).
+
+    python -m tavli.supervised --variant backgammon --class race --games 400 --label-plies 1 \\
+        --hidden 64 --epochs 30 --alpha 0.01 --seed 1 --threads 2 --work nets-work/race \\
+        --out nets-work/race.tnet
+
+Stages, each resumable from the files in --work (run the same command again):
+1. positions.npy: the positions of --class met in --games self-play games (tavli.simulate game i
+   seeded by (seed, i); both sides 0-ply with the labeller's nets), duplicates dropped, at most
+   --max-positions of them (a seeded sample), in a seeded order.
+2. labels_NNNNN.npy: their values for the side to move, in chunks of --chunk rows: a
+   --label-plies search (tavli.evaluate_batch, --threads C++ threads; the result does not depend
+   on the count) or, with --rollout-trials, rollouts (tavli.rollout_data; seeds in
+   label_positions). The labeller is the shipped contact net with --label-race / --label-crashed nets
+   for their classes (default: the shipped nets) over the exact bear-off databases.
+3. net.tnet: the net (random, seeded by --seed, or --init's net widened to the encoding), fitted epoch by epoch (supervised_epoch: SGD in an order seeded by
+   (seed, epoch)) on 90% of the rows, the rest held out; the checkpoint after each epoch carries
+   the epoch counter and the whole command in its metadata (JSON), so a resumed run ends with the
+   weights of an uninterrupted one. --out receives the final net.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _core
+from ._base.options import to_pairs
+from .nn.classnets import ClassNets, position_classes
+from .nn import Net, shipped
+
+__all__ = ["class_positions", "label_positions", "net_inputs", "fit", "error", "widen", "main", "METADATA_FORMAT"]
+
+METADATA_FORMAT = "tavli-supervised/1"
+ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
+# Encodings that begin with all of another's units: a net of the first widens to the second.
+WIDENS = {("expert", "expert2"): 205}
+
+
+def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,
+                    max_positions: int | None = None, **options: Any) -> np.ndarray:
+    """Distinct position rows of class `cls` met in `games` seeded self-play games, in a seeded
+    random order (at most max_positions)."""
+    from .jobs.selfplay import self_play_data
+
+    data = self_play_data(variant, games, (players, players), seed=seed, threads=threads, features=False, **options)
+    rows = data["positions"]
+    rows = rows[position_classes(rows, variant, **options) == cls]
+    rows = np.unique(rows, axis=0)  # sorted: the order below depends only on the set and the seed
+    order = np.random.default_rng([seed, 1]).permutation(len(rows))
+    rows = rows[order]
+    return rows if max_positions is None else rows[:max_positions]
+
+
+def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int = 1, rollout_trials: int = 0,
+                    seed: int = 1, first_row: int = 0, threads: int = 1, **options: Any) -> np.ndarray:
+    """Targets (N, 5: win, win_double, win_triple, lose_double, lose_triple) for the side to move:
+    a `plies` search, or rollouts of `rollout_trials` games played 0-ply by the labeller (row k
+    of the call seeded by tavli.Rng.derive(seed + first_row, k): chunks never share seeds as long
+    as chunks are fewer than rows)."""
+    if rollout_trials:
+        from .rollout_data import rollout_data
+
+        out = rollout_data(rows, variant, rollout_trials, {"search": 0, "evaluator": labeller}, seed=seed + first_row,
+                           threads=threads, evaluator=labeller, **options)
+        return np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
+    from .jobs.batch import evaluate_batch
+
+    return np.clip(evaluate_batch(rows, variant, plies=plies, threads=threads, evaluator=labeller, **options)[:, :5],
+                   0.0, 1.0).astype(np.float32)
+
+
+def net_inputs(rows: np.ndarray, variant: str, encoding: str, **options: Any) -> np.ndarray:
+    """The net's inputs for position rows (seen by the side to move, as the evaluator encodes)."""
+    return _core._net_encode(variant, to_pairs(options), np.ascontiguousarray(rows, dtype=np.uint8), encoding)
+
+
+def fit(net: Net, x: np.ndarray, y: np.ndarray, *, alpha: float, seed: int, epoch: int) -> float:
+    """One epoch of SGD (cpp/include/tavli/supervised.h); returns the training mean squared error."""
+    return _core._supervised_epoch(net._net, np.ascontiguousarray(x, np.float32), np.ascontiguousarray(y, np.float32),
+                                   float(alpha), int(seed), int(epoch))
+
+
+def error(net: Net, x: np.ndarray, y: np.ndarray) -> float:
+    """Mean squared error of the net's 5 outputs against the targets."""
+    return _core._supervised_error(net._net, np.ascontiguousarray(x, np.float32), np.ascontiguousarray(y, np.float32))
+
+
+def widen(net: Net, encoding: str) -> Net:
+    """The same net on a longer encoding that begins with all of `net`'s inputs (WIDENS), the new
+    inputs' weights zero: it evaluates every position exactly as `net` did, and training then
+    learns what the new inputs add (a warm start instead of training from scratch)."""
+    if net.encoding == encoding:
+        return net.copy()
+    if (net.encoding, encoding) not in WIDENS:
+        raise ValueError(f"a net on {net.encoding!r} cannot be widened to {encoding!r} "
+                         f"(known: {', '.join(f'{a} -> {b}' for a, b in WIDENS)})")
+    wide = Net(net.family, net.hidden, seed=0, encoding=encoding)
+    w1 = np.zeros((wide.inputs, net.hidden), np.float32)
+    w1[:net.inputs] = net.w1
+    wide.w1, wide.b1, wide.w2, wide.b2 = w1, net.b1, net.w2, net.b2
+    wide.metadata = net.metadata
+    return wide
+
+
+def _labeller(args: argparse.Namespace) -> ClassNets:
+    contact = Net.load(args.label_contact) if args.label_contact else shipped(args.variant)
+    if contact is None:
+        raise SystemExit(f"no shipped net for {args.variant}: give --label-contact")
+    race = Net.load(args.label_race) if args.label_race else None
+    crashed = Net.load(args.label_crashed) if args.label_crashed else None
+    return ClassNets(contact, race, crashed)
+
+
+def _log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def run(args: argparse.Namespace, argv: Sequence[str]) -> Net:
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    command = "python -m tavli.supervised " + " ".join(shlex.quote(a) for a in argv)
+    labeller = _labeller(args)
+
+    pos_file = work / "positions.npy"
+    if pos_file.exists():
+        rows = np.load(pos_file)
+    else:
+        t0 = time.perf_counter()
+        rows = class_positions(args.variant, args.games, args.cls, players=labeller, seed=args.seed,
+                               threads=args.threads, max_positions=args.max_positions)
+        np.save(work / "positions.tmp.npy", rows)
+        os.replace(work / "positions.tmp.npy", pos_file)
+        _log(f"{len(rows)} {args.cls} positions from {args.games} games ({time.perf_counter() - t0:.0f}s)")
+
+    chunks = []
+    for first in range(0, len(rows), args.chunk):
+        f = work / f"labels_{first // args.chunk:05d}.npy"
+        if not f.exists():
+            t0 = time.perf_counter()
+            y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
+                                rollout_trials=args.rollout_trials, seed=args.seed, first_row=first,
+                                threads=args.threads)
+            np.save(work / "labels.tmp.npy", y)
+            os.replace(work / "labels.tmp.npy", f)
+            _log(f"labelled rows {first}..{first + len(y) - 1} ({time.perf_counter() - t0:.0f}s)")
+        chunks.append(np.load(f))
+    y = np.concatenate(chunks) if chunks else np.zeros((0, 5), np.float32)
+    encoding = args.encoding or ENCODINGS[args.cls]
+    x = net_inputs(rows, args.variant, encoding)
+    held = max(1, len(rows) // 10)
+    xt, yt, xv, yv = x[held:], y[held:], x[:held], y[:held]
+
+    ckpt = work / "net.tnet"
+    if ckpt.exists():
+        net = Net.load(ckpt)
+        meta = json.loads(net.metadata)
+        epoch = int(meta["epoch"])
+    elif args.init:
+        net, epoch = widen(Net.load(args.init), encoding), 0
+    else:
+        net, epoch = Net(_core.net_family(args.variant), args.hidden, seed=args.seed, encoding=encoding), 0
+    if epoch == 0:
+        _log(f"before training: held-out mse {error(net, xv, yv):.5f} ({len(xt)} training rows, {len(xv)} held out)")
+    while epoch < args.epochs:
+        alpha = args.alpha * (args.alpha_decay ** epoch)
+        train_mse = fit(net, xt, yt, alpha=alpha, seed=args.seed, epoch=epoch)
+        epoch += 1
+        meta = {"format": METADATA_FORMAT, "class": args.cls, "epoch": epoch, "positions": int(len(rows)),
+                "train_mse": train_mse, "held_out_mse": error(net, xv, yv), "command": command}
+        net.metadata = json.dumps(meta)
+        net.save(ckpt)
+        _log(f"epoch {epoch}: train mse {train_mse:.5f}, held-out mse {meta['held_out_mse']:.5f}")
+    if args.out:
+        net.save(args.out)
+    return net
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(prog="python -m tavli.supervised", description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="backgammon")
+    ap.add_argument("--class", dest="cls", choices=sorted(ENCODINGS), default="race")
+    ap.add_argument("--games", type=int, default=400, help="self-play games to draw positions from")
+    ap.add_argument("--max-positions", type=int, default=None)
+    ap.add_argument("--label-plies", type=int, default=1)
+    ap.add_argument("--rollout-trials", type=int, default=0, help="label by rollouts of this many games instead")
+    ap.add_argument("--label-contact", default=None, help="labeller's contact net (default: the shipped one)")
+    ap.add_argument("--label-race", default=None)
+    ap.add_argument("--label-crashed", default=None)
+    ap.add_argument("--chunk", type=int, default=2000)
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--init", default=None, help="start from this net (widened to the encoding) instead of random weights")
+    ap.add_argument("--encoding", default=None, help="the net's encoding (default: race for race, expert2 otherwise)")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--alpha", type=float, default=0.01)
+    ap.add_argument("--alpha-decay", type=float, default=0.95, help="alpha * decay**epoch")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--work", required=True, help="directory for the resumable stages")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    run(args, argv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""Position classes, the class-net evaluator, the two-sided bear-off database, the "race" and
+"expert2" encodings and supervised training (cpp/include/tavli/{position_class,class_net,bearoff2,
+encode_race,contact_features,supervised}.h).
+
+Expected values are counted by hand from the dice (36 rolls, doubles play four times) or come
+from GNU Backgammon's own two-sided bear-off database (gnubg-nn), never from tavli's output."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import tavli
+from tavli import _core
+from tavli import classnets as C
+from tavli import supervised as S
+from tavli.nn import Net
+
+BG = "backgammon"
+
+
+def row(me: dict[int, int], op: dict[int, int], *, me_bar: int = 0, op_bar: int = 0, checkers: int = 15) -> np.ndarray:
+    """A mover-relative row (position.h): counts by each side's own route index r (the r = 23 is
+    its 1-point), the rest of the 15 borne off."""
+    r = np.zeros(tavli.ROW_BYTES, np.uint8)
+    for k, v in me.items():
+        r[k] = v
+    for k, v in op.items():
+        r[24 + k] = v
+    r[48], r[49] = me_bar, op_bar
+    r[50] = checkers - sum(me.values()) - me_bar
+    r[51] = checkers - sum(op.values()) - op_bar
+    return r
+
+
+# --- the two-sided bear-off database ---------------------------------------------------------------
+
+def test_bearoff2_hand_counted():
+    rows = np.stack([
+        row({23: 1}, {23: 1}),       # one checker each on the 1-point: the mover is off first
+        row({18: 1}, {23: 1}),       # one on the 6-point: off this roll with 27 of 36 rolls
+        row({18: 2}, {23: 1}),       # two on the 6-point: only 3-3, 4-4, 5-5, 6-6 take both off
+        row({23: 2}, {23: 1}),       # two on the 1-point: every roll takes both off
+        row({22: 1}, {18: 6}),       # one on the 2-point: the mover always finishes first
+    ])
+    want = [1.0, 27 / 36, 4 / 36, 1.0, 1.0]
+    np.testing.assert_allclose(C.bearoff2_win(rows, BG), want, atol=1e-6)
+
+
+def test_bearoff2_one_checker_each_matches_independent_dice_counting():
+    """One checker each: the mover on its p-point, the other on its q-point. Each turn a lone
+    checker on point x is off with the rolls whose pips (doubles x4) reach x along the way, which
+    for one checker is simply pips >= x; otherwise it moves the whole roll. Counted here by a
+    recursion over the 36 rolls that knows nothing of tavli."""
+    from functools import lru_cache
+
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+    @lru_cache(maxsize=None)
+    def win(p: int, q: int) -> float:  # mover on p, other on q (points 1..6 or 0 = off)
+        total = 0.0
+        for a, b in rolls:
+            pips = 4 * a if a == b else a + b
+            total += 1.0 if pips >= p else 1.0 - win(q, p - pips)
+        return total / 36
+
+    rows, want = [], []
+    for p in range(1, 7):
+        for q in range(1, 7):
+            rows.append(row({24 - p: 1}, {24 - q: 1}))
+            want.append(win(p, q))
+    np.testing.assert_allclose(C.bearoff2_win(np.stack(rows), BG), want, atol=1e-5)
+
+
+def random_bearoff_rows(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        me, op = {}, {}
+        for side in (me, op):
+            for _ in range(int(rng.integers(1, 7))):
+                r = 18 + int(rng.integers(0, 6))
+                side[r] = side.get(r, 0) + 1
+        out.append(row(me, op))
+    return np.stack(out)
+
+
+def test_bearoff2_against_gnubg_two_sided_database():
+    gnubg = pytest.importorskip("gnubg_nn")
+    rows = random_bearoff_rows(150, seed=3)
+
+    def gb(r):
+        r = [int(x) for x in r]
+        return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
+
+    theirs = np.array([gnubg.probabilities(gb(r), 0)[0] for r in rows])
+    # gnubg stores its two-sided database in 16 bits
+    np.testing.assert_allclose(C.bearoff2_win(rows, BG), theirs, atol=1e-4)
+
+
+def test_bearoff2_within_the_one_sided_approximation():
+    """The one-sided table assumes both sides minimise their expected rolls: close to the exact
+    values (within 1%), equal where each side has one checker (no choice of play)."""
+    rows = random_bearoff_rows(300, seed=4)
+    exact = C.bearoff2_win(rows, BG)
+    one_sided = tavli.nn.shipped(BG).evaluate_positions(rows, BG)[:, 0]
+    assert np.abs(exact - one_sided).max() < 0.01
+    assert np.abs(exact - one_sided).max() > 0  # a strategy difference somewhere
+
+
+def test_bearoff2_refuses_positions_outside_it():
+    with pytest.raises(ValueError, match="two-sided bear-off"):
+        C.bearoff2_win(row({17: 1}, {23: 1})[None], BG)
+    with pytest.raises(ValueError, match="two-sided bear-off"):
+        C.bearoff2_win(row({23: 7}, {23: 1})[None], BG)
+
+
+# --- position classes ------------------------------------------------------------------------------
+
+def test_position_classes():
+    rows = np.stack([
+        tavli.Board(BG).to_array(),                      # the start: contact
+        row({10: 5, 20: 10}, {18: 15}),                  # no contact, mover not home: race
+        row({18: 15}, {19: 15}),                         # both home, none off: one-sided
+        row({18: 3}, {20: 2}),                           # both home, few left: two-sided
+        row({18: 8}, {20: 2}),                           # 8 left: one-sided
+        row({0: 2, 23: 5}, {1: 2, 12: 5, 18: 8}),        # contact, mover has 7 - 4 = 3 in play
+        row({0: 2, 12: 6, 18: 7}, {0: 2, 12: 6, 18: 7}),  # contact, both with 15 in play
+    ])
+    assert list(C.position_classes(rows, BG)) == ["contact", "race", "bearoff1", "bearoff2", "bearoff1",
+                                                  "crashed", "contact"]
+
+
+# --- the class-net evaluator -----------------------------------------------------------------------
+
+def small_net(encoding: str, seed: int) -> Net:
+    return Net(BG, 8, seed=seed, encoding=encoding)
+
+
+def test_class_nets_dispatch_each_class_to_its_net():
+    contact, race, crashed = small_net("expert", 1), small_net("race", 2), small_net("expert2", 3)
+    nets = C.ClassNets(contact, race, crashed)
+    rows = np.stack([tavli.Board(BG).to_array(), row({10: 5, 20: 10}, {18: 15}),
+                     row({0: 2, 23: 5}, {1: 2, 12: 5, 18: 8}), row({18: 1}, {23: 1}), row({18: 15}, {19: 15})])
+    got = tavli.evaluate_batch(rows, BG, evaluator=nets)
+    for k, (net, enc) in {0: (contact, "expert"), 1: (race, "race"), 2: (crashed, "expert2")}.items():
+        want = net.forward(S.net_inputs(rows[k:k + 1], BG, enc))[0]
+        assert got[k, 0] == pytest.approx(want[0], abs=1e-6)
+    assert got[3, 0] == pytest.approx(27 / 36, abs=1e-6)  # the two-sided database
+    one_sided = tavli.evaluate_batch(rows[4:5], BG, evaluator=contact)
+    np.testing.assert_allclose(got[4], one_sided[0], atol=1e-7)
+
+
+def test_class_nets_without_own_nets_are_the_contact_net_off_the_bear_off():
+    net = tavli.nn.shipped(BG)
+    rows, _ = tavli.random_positions(BG, 200, seed=5)
+    rows = rows[C.position_classes(rows, BG) != "bearoff2"]
+    np.testing.assert_array_equal(tavli.evaluate_batch(rows, BG, evaluator=C.ClassNets(net)),
+                                  tavli.evaluate_batch(rows, BG, evaluator=net))
+
+
+def test_class_nets_play_in_search_and_simulation():
+    nets = C.ClassNets(tavli.nn.shipped(BG), small_net("race", 2))
+    a = tavli.Board(BG).analyze((6, 5), plies=1, evaluator=nets)
+    assert a.best is not None
+    r = tavli.simulate(BG, 2, (nets, "heuristic"), seed=1)
+    assert len(r["winner"]) == 2
+
+
+def test_class_nets_refuse_mixed_families_and_missing_contact():
+    with pytest.raises(ValueError, match="contact"):
+        C.ClassNets(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="family"):
+        _core.ClassNetEvaluator(small_net("expert", 1)._net, Net("fevga", 4, seed=1)._net)
+
+
+def test_class_net_files_round_trip(tmp_path):
+    race = small_net("race", 7)
+    race.save(tmp_path / "race.tnet", metadata="race net")
+    back = Net.load(tmp_path / "race.tnet")
+    assert back.encoding == "race" and back.inputs == 224 and back.metadata == "race net"
+    small_net("expert", 1).save(tmp_path / "contact.tnet")
+    nets = C.ClassNets.load(tmp_path / "contact.tnet", race=tmp_path / "race.tnet")
+    x = S.net_inputs(row({10: 5, 20: 10}, {18: 15})[None], BG, "race")
+    np.testing.assert_array_equal(nets.race.forward(x), race.forward(x))
+
+
+# --- encodings -------------------------------------------------------------------------------------
+
+def test_race_encoding_hand_position():
+    r = row({5: 2, 12: 1, 20: 4}, {19: 15})
+    x = S.net_inputs(r[None], BG, "race")[0]
+    assert x.shape == (224,)
+    me, op = x[:112], x[112:]
+    assert list(me[5 * 4:5 * 4 + 4]) == [1, 1, 0, 0]
+    assert me[20 * 4 + 3] == pytest.approx(0.5)          # 4 checkers: (4 - 3) / 2
+    assert list(me[96:110]) == [1] * 8 + [0] * 6         # 8 off
+    assert me[110] == pytest.approx((2 * 19 + 12 + 4 * 4) / 167)
+    assert me[111] == pytest.approx((2 * 3 + 1 * 1 + 0) / 45)  # r 5: 3 crossings, r 12: 1, home: 0
+    assert op[111] == 0 and op[110] == pytest.approx(15 * 5 / 167)
+
+
+def expert2_units(r: np.ndarray) -> np.ndarray:
+    x = S.net_inputs(r[None], BG, "expert2")[0]
+    assert x.shape == (219,)
+    np.testing.assert_array_equal(x[:205], S.net_inputs(r[None], BG, "expert")[0])
+    return x[205:]
+
+
+def test_expert2_double_shots_and_pip_loss():
+    # My blots on r 17 and 18 (the other side's 6 and 5 away from its checker on its r 0); my
+    # point r 22 (its r 1) blocks its 1s.
+    u = expert2_units(row({17: 1, 18: 1, 22: 13}, {0: 1, 23: 14}))
+    # Both blots are hit together only by 6-5 and 5-1 (4 of 36 rolls).
+    assert u[0] == pytest.approx(4 / 36)
+    # One blot on r 18, 5 away: hit by any 5 (11 rolls), 4-1 and 3-2 (4); each costs 19 pips.
+    u = expert2_units(row({18: 1, 22: 14}, {0: 1, 23: 14}))
+    assert u[0] == 0
+    assert u[2] == pytest.approx(15 * 19 / 36 / 24)
+
+
+def test_expert2_escapes_prime_home_back_timing():
+    # My last checker on r 0 behind their single made point at my r 6 (their r 17).
+    u = expert2_units(row({0: 1, 18: 2, 19: 2, 20: 2, 23: 8}, {17: 2}))
+    # Escape past r 6: non-doubles with a + b >= 7 (18 rolls), and 4-4, 5-5 (3-3 and 6-6 land on 6).
+    assert u[1] == pytest.approx(20 / 36)
+    assert u[3] == pytest.approx(3 / 6)      # my points r 18, 19, 20 in a row
+    assert u[4] == pytest.approx(4 / 6)      # 18, 19, 20, 23 made at home
+    assert u[5] == pytest.approx(1 / 15)     # one checker on r 0..5
+    assert u[6] == pytest.approx(18 / 100)   # it has 18 pips to the home board
+    assert u[7 + 1] == pytest.approx(1.0)    # their checkers have nothing of mine made ahead
+
+
+def test_the_expert_net_still_loads_and_evaluates():
+    net = tavli.nn.shipped(BG)
+    assert net.encoding == "expert" and net.inputs == 205
+
+
+# --- supervised training ---------------------------------------------------------------------------
+
+def test_supervised_fit_is_seeded_and_learns():
+    rng = np.random.default_rng(0)
+    rows = np.stack([row({10: 5, int(18 + k % 6): 10}, {18: 15}) for k in range(60)])
+    x = S.net_inputs(rows, BG, "race")
+    y = np.tile(np.array([[0.7, 0.1, 0.0, 0.05, 0.0]], np.float32), (len(x), 1))
+    y[:, 0] += rng.uniform(-0.1, 0.1, len(x)).astype(np.float32)
+    a, b = small_net("race", 9), small_net("race", 9)
+    before = S.error(a, x, y)
+    for e in range(5):
+        S.fit(a, x, y, alpha=0.1, seed=4, epoch=e)
+        S.fit(b, x, y, alpha=0.1, seed=4, epoch=e)
+    np.testing.assert_array_equal(a.w1, b.w1)
+    np.testing.assert_array_equal(a.w2, b.w2)
+    assert S.error(a, x, y) < before / 2
+    c = small_net("race", 9)
+    S.fit(c, x, y, alpha=0.1, seed=5, epoch=0)  # another shuffle, other weights
+    a2 = small_net("race", 9)
+    S.fit(a2, x, y, alpha=0.1, seed=4, epoch=0)
+    assert not np.array_equal(c.w1, a2.w1)
+
+
+def test_supervised_refuses_bad_targets():
+    x = np.zeros((2, 224), np.float32)
+    with pytest.raises(ValueError, match="target"):
+        S.fit(small_net("race", 1), x, np.full((2, 5), 1.5, np.float32), alpha=0.1, seed=1, epoch=0)
+    with pytest.raises(ValueError, match="shape"):
+        S.fit(small_net("race", 1), x, np.zeros((2, 4), np.float32), alpha=0.1, seed=1, epoch=0)
+
+
+def test_supervised_pipeline_resumes_to_the_same_net(tmp_path):
+    argv = ["--class", "race", "--games", "10", "--max-positions", "30", "--label-plies", "0", "--chunk", "16",
+            "--hidden", "8", "--epochs", "3", "--alpha", "0.05", "--seed", "2", "--threads", "1"]
+    S.main(argv + ["--work", str(tmp_path / "a"), "--epochs", "1"])   # stopped after one epoch
+    S.main(argv + ["--work", str(tmp_path / "a")])                    # resumed to three
+    S.main(argv + ["--work", str(tmp_path / "b")])                    # uninterrupted
+    a, b = Net.load(tmp_path / "a" / "net.tnet"), Net.load(tmp_path / "b" / "net.tnet")
+    np.testing.assert_array_equal(a.w1, b.w1)
+    meta = json.loads(b.metadata)
+    assert meta["epoch"] == 3 and meta["class"] == "race" and "tavli.supervised" in meta["command"]
+    assert len(np.load(tmp_path / "b" / "positions.npy")) == 30
+
+
+def test_widened_expert_net_evaluates_as_before():
+    net = tavli.nn.shipped(BG)
+    wide = S.widen(net, "expert2")
+    assert wide.encoding == "expert2" and wide.inputs == 219
+    rows, _ = tavli.random_positions(BG, 100, seed=6)
+    np.testing.assert_allclose(tavli.evaluate_batch(rows, BG, evaluator=wide),
+                               tavli.evaluate_batch(rows, BG, evaluator=net), atol=1e-6)
+    with pytest.raises(ValueError, match="widened"):
+        S.widen(net, "race")
+
+
+def test_manifest_classes_make_the_default_evaluator_use_class_nets(monkeypatch):
+    """A manifest entry with "classes" names the file of each class beyond contact; the default
+    evaluator then serves the family's variants with class nets (here the shipped file stands in
+    as a race net: any net of the family fits)."""
+    import tavli.nn as nn
+
+    manifest = {k: dict(v) for k, v in nn.shipped_manifest().items()}
+    manifest[BG]["classes"] = {"race": manifest[BG]["file"]}
+    monkeypatch.setattr(nn, "shipped_manifest", lambda: manifest)
+    nets = C.shipped_classes(BG)
+    assert nets.race is not None and nets.crashed is None
+    suite = nn.default_evaluator.__wrapped__()
+    rows = np.stack([row({18: 1}, {23: 1}), row({10: 5, 20: 10}, {18: 15})])
+    got = _core._evaluate_batch(BG, [], rows, 0, 1, suite, 0.0)
+    assert got[0, 0] == pytest.approx(27 / 36, abs=1e-6)  # two-sided database: class nets serve it
+    manifest[BG]["classes"] = {"midgame": manifest[BG]["file"]}
+    with pytest.raises(ValueError, match="unknown class"):
+        C.shipped_classes(BG)
+
+
+def test_hypergammon_uses_the_two_sided_database_only_once_no_gammon_is_left():
+    rows = np.stack([row({23: 2}, {22: 3}, checkers=3),   # the other side has none off: a gammon is possible
+                     row({23: 2}, {22: 2}, checkers=3)])
+    assert list(C.position_classes(rows, "hypergammon", checkers=3)) == ["bearoff1", "bearoff2"]
