@@ -170,9 +170,11 @@ class Match:
     def analyze(self, dice: Any, plies: int = 1, **kwargs: Any) -> list:
         """The current game's plays for the roll, best first by match winning chance at the score
         (tavli.match_play.analyze; keywords: filters, threads, evaluator, met)."""
-        from .match_play import analyze, match_context
+        from .match_play import analyze
 
-        return analyze(self.board, dice, self.target, self.score, plies, **match_context(self), **kwargs)
+        games = KINDS[self.kind][0]  # where this game stands in the match's cycle of games
+        return analyze(self.board, dice, self.target, self.score, plies, cycle=games,
+                       game_index=self.game_number % len(games), **kwargs)
 
     def best_play(self, dice: Any, plies: int = 0, **kwargs: Any) -> _core.Play:
         """The play a score-aware player makes: Match.analyze's best."""

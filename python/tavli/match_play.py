@@ -214,11 +214,3 @@ def evaluate(board: "Board", length: int, score: Sequence[int], plies: int = 0, 
     probs, eq, mwc, _d, _n = _core._evaluate_utility(board, plies, filters_arg(filters), threads,
                                                      evaluator_arg(evaluator), w)
     return Probabilities(*probs), eq, mwc
-
-
-def match_context(match: "Match") -> dict[str, Any]:
-    """The keywords analyze/evaluate take for the current game of a tavli.Match."""
-    from .match import KINDS
-
-    games = KINDS[match.kind][0]
-    return {"cycle": games, "game_index": match.game_number % len(games)}
