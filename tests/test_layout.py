@@ -24,6 +24,7 @@ OLD = {
     "tavli._progress": "reporter",
     "tavli.analysis": "evaluator_arg",
     "tavli.batch": "as_int_array",
+    "tavli.classnets": "ClassNets",
     "tavli.diagram": "diagram",
     "tavli.distributed": "rollout_data",
     "tavli.forms": "analysis_to_dict",

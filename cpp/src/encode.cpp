@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "tavli/contact_features.h"
 #include "tavli/encode_race.h"
@@ -180,6 +181,20 @@ void sparse_points(const SideState& side, int base, SparseOut& o) {
 
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
                   float* value) {
+  if (e == Encoding::Race || e == Encoding::Expert2) {
+    // No hand-written sparse form for these: the dense units, their non-zeros listed in order
+    // (so the sparse forward pass adds exactly the terms the dense one adds).
+    thread_local std::vector<float> dense;
+    dense.resize(static_cast<std::size_t>(encoding_size(e, false)));
+    encode(pos, to_move, rules, e, nullptr, dense.data());
+    int n = 0;
+    for (std::size_t u = 0; u < dense.size(); ++u)
+      if (dense[u] != 0.0f) {
+        index[n] = static_cast<std::uint16_t>(u);
+        value[n++] = dense[u];
+      }
+    return n;
+  }
   SparseOut o{index, value};
   const int per_side = e == Encoding::Block ? 75 : 98;
   for (int s = 0; s < 2; ++s) {
@@ -190,6 +205,8 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       case Encoding::Expert: sparse_points<Encoding::Expert>(side, base, o); break;
       case Encoding::Plakoto: sparse_points<Encoding::Plakoto>(side, base, o); break;
       case Encoding::Block: sparse_points<Encoding::Block>(side, base, o); break;
+      case Encoding::Race:
+      case Encoding::Expert2: break;  // encoded densely above
     }
     const int tail = base + (e == Encoding::Block ? 72 : 96);  // the side's units after its points
     switch (e) {
@@ -209,6 +226,8 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
         if (side.flags & SideState::kFirstTurn) o.put(tail + 2, 1.0f);
         break;
       }
+      case Encoding::Race:
+      case Encoding::Expert2: break;  // encoded densely above
     }
   }
   const int turn = 2 * per_side;

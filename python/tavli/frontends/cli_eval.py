@@ -47,13 +47,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _rollout_settings(args: argparse.Namespace, board: Any) -> dict[str, Any]:
-    from ..board import _rollout_args
+    from ..board import check_rollout_args
 
     evaluator = None if args.evaluator is None else load_evaluator(args.evaluator) or "nets"
     settings = dict(trials=args.trials, player=args.player, truncate=args.truncate, seed=args.seed,
                     threads=args.threads, evaluator=evaluator)
     # every argument checked before the first trial
-    _rollout_args(board, args.trials, args.player, args.truncate, args.seed, args.threads, evaluator, True)
+    check_rollout_args(board, args.trials, args.player, args.truncate, args.seed, args.threads, evaluator, True)
     return settings
 
 
