@@ -209,9 +209,11 @@ def test_the_ray_entry_points_forward_the_cube():
     kw = dict(seed=5, cube={"players": (True, False)})
     local = tavli.simulate("backgammon", 6, ("greedy", "heuristic"), **kw)
     # The Ray functions' local part (each shard is the local call on its games): the same arrays.
-    shard = distributed._counted_shard((tavli.simulate, "games", "first_game",
-                                        dict(variant="backgammon", players=("greedy", "heuristic"), first_game=0,
-                                             **kw)), 2, 4)
+    from tavli.backends import ray as on_ray
+
+    shard = on_ray._counted_shard((tavli.simulate, "games", "first_game",
+                                    dict(variant="backgammon", players=("greedy", "heuristic"), first_game=0,
+                                         **kw)), 2, 4)
     assert all(np.array_equal(local[k][2:], shard[k]) for k in local)
     with pytest.raises(ValueError, match="fevga has no doubling cube"):
         distributed.simulate("fevga", 2, cube=True)

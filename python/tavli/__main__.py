@@ -35,10 +35,16 @@ def cmd_ubgi(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from .server.app import serve
+        from .server.cors import checked_origins
     except ImportError as e:  # the server is an optional extra
         print(f"tavli serve needs the server extra: pip install \"tavli[server]\" ({e})", file=sys.stderr)
         return 2
-    serve(host=args.host, port=args.port, workers=args.workers, queue=args.queue)
+    try:
+        origins = checked_origins(args.cors_origins)
+    except ValueError as e:
+        print(f"tavli serve: error: argument --cors-origin: {e}", file=sys.stderr)
+        return 2
+    serve(host=args.host, port=args.port, workers=args.workers, queue=args.queue, cors_origins=origins)
     return 0
 
 
@@ -87,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
                          "request is capped at 5 CPU seconds (docs/server.md)")
     p_serve.add_argument("--queue", type=cli_args.int_in(0), default=None,
                          help="requests that may wait for a worker (default 8 per worker, at least 32); more get 503")
+    p_serve.add_argument("--cors-origin", dest="cors_origins", action="append", default=[], metavar="ORIGIN",
+                         help="let pages from this web origin (https://host[:port], or * for any) call the API "
+                         "from a browser (CORS); repeatable; default: none")
     p_serve.set_defaults(func=cmd_serve)
 
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
