@@ -13,10 +13,9 @@ from ._base.dice import Dice, parse_dice
 from ._base.options import from_pairs, to_pairs
 from .backends import backend_arg, local_only_time_limit
 from .backends import ray as on_ray
-from .evaluators import evaluator_arg, filters_arg, search_args
+from .evaluators import evaluator_arg, filters_arg, narrowing_arg, search_args
 from .players import player_arg
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
-from .search_options import narrowing_arg
 
 _DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
 

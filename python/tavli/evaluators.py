@@ -35,24 +35,35 @@ def evaluator_arg(evaluator: Any) -> Any:
 
 def filters_arg(filters: Any) -> list[tuple[int, int, float]]:
     """Move filters as (accept, extra, threshold) triples, validated."""
-    if filters is None:
+    return _filter_triples(filters, "filters", 0)
+
+
+def narrowing_arg(narrowing: Any) -> list[tuple[int, int, float]]:
+    """The search's narrowing between the root's plies (cpp/include/tavli/search.h: gnubg's move
+    filters): (accept, extra, threshold) triples, accept -1..10000 (-1: keep every play after that
+    ply); None: the defaults."""
+    return _filter_triples(narrowing, "narrowing", -1)
+
+
+def _filter_triples(value: Any, name: str, lowest_accept: int) -> list[tuple[int, int, float]]:
+    if value is None:
         return []
-    if isinstance(filters, (str, bytes)) or not hasattr(filters, "__iter__"):
-        raise ValueError("filters: expected a list of (accept, extra, threshold)")
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ValueError(f"{name}: expected a list of (accept, extra, threshold)")
     out = []
-    for i, f in enumerate(filters):
+    for i, f in enumerate(value):
         try:
             accept, extra, threshold = f
         except (TypeError, ValueError):
-            raise ValueError(f"filters[{i}]: expected (accept, extra, threshold)") from None
-        for name, v in (("accept", accept), ("extra", extra)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10_000:
-                raise ValueError(f"filters[{i}].{name}: expected an integer 0..10000, got {v!r}")
+            raise ValueError(f"{name}[{i}]: expected (accept, extra, threshold)") from None
+        for what, v, low in (("accept", accept, lowest_accept), ("extra", extra, 0)):
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10_000:
+                raise ValueError(f"{name}[{i}].{what}: expected an integer {low}..10000, got {v!r}")
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold < 1e6:
-            raise ValueError(f"filters[{i}].threshold: expected a number >= 0, got {threshold!r}")
+            raise ValueError(f"{name}[{i}].threshold: expected a number >= 0, got {threshold!r}")
         out.append((int(accept), int(extra), float(threshold)))
     if len(out) > 64:
-        raise ValueError("filters: at most 64 levels")
+        raise ValueError(f"{name}: at most 64 levels")
     return out
 
 
