@@ -4,13 +4,13 @@ time per decision and the ratio (gnubg's time / tavli's).
 Positions: the first 150 items of tests/data/gnubg_cube_reference.json without Jacoby or beavers
 (seeded random backgammon positions, contact, race and bear-off, cube states in money play and at
 match scores; tools/gnubg_cube_reference.py made them).
-- tavli: Board.cube_decision(cube, match) on the shipped backgammon net, one call per position.
+- tavli: Board.cube_decision(cube, match, plies=N) on the shipped backgammon net, one call per
+  position: the 0-ply Janowski model at 0 plies, the cubeful search (tavli.cube_search: cube
+  decisions at every level of the tree, one thread) at 1 and 2.
 - gnubg: Debian's `gnubg -t -q` reading one command file: the position's Match ID and board, then
   `hint` (its cube analysis, as tools/gnubg_cube_reference.py drives it), with
   `set evaluation cubedecision eval plies N`. Its time per decision is the run's wall time less that
   of the same file without the `hint`s (start-up, the MET, setting the boards), over the positions.
-- 1 and 2 plies: gnubg's times are measured; tavli's are SKIPPED: true cubeful n-ply cube
-  decisions (cube decisions inside the search tree) are issue 15 item 4, not built on this branch.
 
 Run: python -m pytest bench/test_bench_cube_gnubg.py --benchmark-only
 Skipped without gnubg."""
@@ -36,7 +36,7 @@ if not (shutil.which("gnubg") or os.path.exists(ref.GNUBG)):
     pytest.skip("GNU Backgammon (gnubg) is not installed", allow_module_level=True)
 
 POSITIONS = 150
-TAVLI_CUBEFUL_PLIES = (0,)  # the plies at which tavli has a cube decision of its own
+TAVLI_CUBEFUL_PLIES = (0, 1, 2)  # the plies at which tavli has a cube decision of its own
 
 
 def items() -> list[dict]:
