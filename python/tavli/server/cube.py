@@ -49,10 +49,20 @@ def position_from_json(value: Any, variant: str = "backgammon") -> tuple[tavli.B
     return forms.board_from_json(value), None, None
 
 
+def _small_ints(value: dict[str, Any]) -> None:
+    """Integers the core's int fields can hold (a bigger one would fail pybind11's cast with an
+    unnamed RuntimeError); the core then checks the ranges that are legal."""
+    for name, v in value.items():
+        for x in v if isinstance(v, (list, tuple)) else (v,):
+            if isinstance(x, int) and not isinstance(x, bool) and not -2**31 <= x < 2**31:
+                raise ValueError(f"{name}: {x} is out of range")
+
+
 def cube_from_json(value: dict[str, Any]) -> tavli.CubeState:
     extra = set(value) - set(_CUBE_FIELDS)
     if extra:
         raise ValueError(f"unknown field {sorted(extra)[0]!r} (expected {', '.join(_CUBE_FIELDS)})")
+    _small_ints(value)
     return tavli.CubeState(**value)
 
 
@@ -65,6 +75,7 @@ def match_from_json(value: dict[str, Any]) -> tavli.MatchState:
         if not isinstance(score, list) or len(score) != 2:
             raise ValueError("score: [white points, black points]")
         value = {**value, "score": tuple(score)}
+    _small_ints(value)
     return tavli.MatchState(**value)
 
 
