@@ -368,3 +368,10 @@ def test_cube_request_with_a_huge_integer_is_a_4xx(body):
         assert r.status_code == 422, r.text
         assert r.json()["error"]["field"] in ("cube", "match") and "out of range" in r.json()["error"]["message"]
         assert client.get("/api/v1/health").status_code == 200
+
+
+def test_cube_owner_too_big_for_a_c_int_is_refused_by_name():
+    """The core of the /cube finding: CubeState(owner=2**40) failed pybind11's cast with an unnamed
+    RuntimeError; the binding compares the owner as a Python integer first."""
+    with pytest.raises(ValueError, match="cube owner must be None"):
+        tavli.CubeState(value=2, owner=2**40)

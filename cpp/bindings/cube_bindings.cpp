@@ -22,7 +22,9 @@ using OptionList = std::vector<std::pair<std::string, std::string>>;
 
 int owner_arg(py::handle owner) {
   if (owner.is_none()) return kCentred;
-  if (py::isinstance<py::bool_>(owner) || !py::isinstance<py::int_>(owner))
+  // Compared as Python integers, so that one too big for a C int is refused by name, not by cast.
+  if (py::isinstance<py::bool_>(owner) || !py::isinstance<py::int_>(owner) ||
+      !(owner.equal(py::int_(0)) || owner.equal(py::int_(1))))
     throw std::invalid_argument("cube owner must be None (centred), 0 or 1");
   return owner.cast<int>();
 }
