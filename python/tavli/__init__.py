@@ -12,7 +12,7 @@ from . import _legacy
 
 _legacy.install()  # the flat package's module names (tavli.sim, tavli.batch, ...): tavli/_legacy.py
 
-from ._core import ROW_BYTES, MAX_PLAYS, IllegalMove, InvalidPosition, Play, Rng, variant_options
+from ._core import ROW_BYTES, MAX_PLAYS, IllegalMove, InvalidPosition, Play, Rng, variant_info, variant_options
 from ._core import variants as _variants
 from .board import Board, Outcome
 from .jobs.batch import batch_legal_plays, random_positions
@@ -70,6 +70,7 @@ __all__ = [
     "WHITE",
     "batch_legal_plays",
     "random_positions",
+    "variant_info",
     "variant_options",
     "variants",
 ]

@@ -269,6 +269,18 @@ def _variant(name: str) -> str:
         return tavli._core.canonical_variant(name)
 
 
+# The per-game facts GET /variants gives a frontend, from the core's variant table
+# (tavli.variant_info): which way the sides move, whether the opening dice are the starter's first
+# roll, who starts a match's later games, the default match target, and the cube.
+_GAME_FACTS = ("movement", "opening", "next_starter", "match_target")
+
+
+def _variant_facts(variant: str) -> dict[str, Any]:
+    info = tavli.variant_info(variant)
+    return {"name": variant, "options": tavli.variant_options(variant), "cube": bool(info["takes_cube"]),
+            **{k: info[k] for k in _GAME_FACTS}}
+
+
 # --- the work of each endpoint, run in the work pool: (request body, budget) -> response --------------------
 def _new(body: NewRequest, budget: Budget) -> JSONResponse:
     variant = _variant(body.variant)
@@ -508,8 +520,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None, cpu_budg
     health_body = {"status": "ok", "version": tavli.__version__, "schema_version": forms.SCHEMA_VERSION,
                    "variants": tavli.variants()}
     variants_body = {
-        "variants": [{"name": v, "options": tavli.variant_options(v), "cube": tavli._core._variant_takes_cube(v)}
-                     for v in tavli.variants()],
+        "variants": [_variant_facts(v) for v in tavli.variants()],
         "match_kinds": list(MATCH_KINDS),
         "matches": [{"kind": k, "games": list(games), "target": target} for k, (games, target) in MATCH_KINDS.items()],
     }
