@@ -52,7 +52,12 @@
 
   function applyLanguage() {
     document.documentElement.lang = lang;
+    document.title = t('pageTitle');
     document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    // Markup from i18n.js only (the footer's <code> and <var>), never from the server.
+    document.querySelectorAll('[data-i18n-html]').forEach((el) => { el.innerHTML = t(el.dataset.i18nHtml); });
+    document.querySelectorAll('[data-i18n-title]').forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+    document.querySelectorAll('[data-i18n-label]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.i18nLabel)); });
   }
 
   function setLanguage(code) {
@@ -65,6 +70,11 @@
       renderLog();
       updateControls();
       if (state.position) showPips(state.phase === 'next' ? state.finished.position : state.position);
+      fillVariants();
+      showRuleOptions();
+      if (!$('hints').hidden && state.hint) showHint();
+      if (!$('rollout-result').hidden && state.rolloutResult) showRollout();
+      if (!$('choices').hidden) refreshChoices();
     }
   }
 
@@ -79,16 +89,23 @@
   }
   // Whose point numbers the move list uses: the person's, or White's between two people.
   const logViewer = () => (hotseat ? 0 : HUMAN);
-  // Games whose opening roll is the starter's first roll (RULES.md D-OPENING; tavli.match.OPENING):
-  // in the others the starter rolls both dice again.
-  const OPENING_DICE = new Set(['backgammon', 'nackgammon', 'hypergammon']);
-  // Games whose sides move the same way round (variant.cpp's movement trait): the other side's
-  // route index r' is White's (r' + 12) % 24 there, 23 - r' in the contrary games (svg.py).
-  const PARALLEL = new Set(['fevga', 'moultezim', 'narde', 'jacquet']);
+  // Each game's facts, from GET /api/v1/variants (the core's variant table): its rule options,
+  // "cube" (played with the doubling cube), "movement" ("parallel": the sides move the same way
+  // round, the other side's route index r' is White's (r' + 12) % 24; "contrary": 23 - r'),
+  // "opening" ("use_opening_dice": the starter plays the opening roll; "reroll": the starter rolls
+  // both dice again; RULES.md D-OPENING) and "match_target"; the match kinds' targets beside them.
+  const variantInfo = new Map();
+  const matchTargets = new Map();
+  const facts = (variant) => variantInfo.get(variant) || {};
+  // A position's movement: its movement option where the game has one (Tawla 31), else the game's.
+  const movesParallel = (position) => ((position.options || {}).movement || facts(position.variant).movement) === 'parallel';
 
   const $ = (id) => document.getElementById(id);
-  const nameOf = (v) => NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
+  // A game's name: its own in the page's language where i18n.js has one (name_<game>).
+  const nameOf = (v) => (WORDS[lang] || {})[`name_${v}`] || NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
+  // A point in move notation (data attributes, the mover's steps), and in words for messages.
   const pointName = (r) => (r === BAR ? 'bar' : r === OFF ? 'off' : String(24 - r));
+  const pointWord = (r) => (r === BAR ? t('barWord') : r === OFF ? t('offWord') : String(24 - r));
   const highFirst = (d) => (d[0] >= d[1] ? [d[0], d[1]] : [d[1], d[0]]);
   const diceText = (d) => (d ? highFirst(d).join('-') : ''); // dice are shown high die first
   const clone = (x) => JSON.parse(JSON.stringify(x));
@@ -118,7 +135,6 @@
     cubeMatch: null, // a match of single games with the cube: {target, score, crawford, crawfordDone}
     phase: 'loading',
   };
-  const cubeGames = new Set(); // variants with a doubling cube (GET /api/v1/variants)
   let seedBase = null;
   let busy = false;
   let drawToken = 0;
@@ -133,7 +149,7 @@
     try {
       res = await fetch(API + path, init);
     } catch (e) {
-      throw new ApiError(`${path}: the server could not be reached (${e.message})`);
+      throw new ApiError(t('errUnreachable', { path, message: e.message }));
     }
     if (!res.ok) {
       let detail = res.statusText || 'error';
@@ -146,7 +162,7 @@
           detail = typeof e === 'string' ? e : JSON.stringify(e);
         }
       } catch (_) { /* not JSON: keep the status text */ }
-      throw new ApiError(`${path} failed (HTTP ${res.status}): ${detail}`);
+      throw new ApiError(t('errHttp', { path, status: res.status, detail }));
     }
     return path === 'render' ? res.text() : res.json();
   }
@@ -185,7 +201,7 @@
     try {
       await action();
     } catch (e) {
-      showError(e instanceof ApiError ? e.message : `Unexpected error: ${e && e.message ? e.message : e}`);
+      showError(e instanceof ApiError ? e.message : t('errUnexpected', { message: e && e.message ? e.message : e }));
       console.error(e);
     } finally {
       busy = false;
@@ -305,11 +321,11 @@
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
     const root = doc.documentElement;
     if (root.nodeName !== 'svg' || doc.getElementsByTagName('parsererror').length) {
-      throw new ApiError('render: the server sent something that is not an SVG drawing');
+      throw new ApiError(t('errNotSvg'));
     }
     const svg = document.importNode(root, true);
     svg.setAttribute('role', 'group');
-    svg.setAttribute('aria-label', `${nameOf(state.variant || '')} board`);
+    svg.setAttribute('aria-label', t('boardLabel', { game: nameOf(state.variant || '') }));
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     const board = $('board');
@@ -361,7 +377,7 @@
       if (state.phase === 'move') {
         g.setAttribute('tabindex', '0');
         g.setAttribute('role', 'button');
-        g.setAttribute('aria-label', r === BAR ? 'bar' : r === OFF ? 'bear off' : `point ${24 - r}`);
+        g.setAttribute('aria-label', r === BAR ? t('ariaBar') : r === OFF ? t('ariaOff') : t('ariaPoint', { n: 24 - r }));
       }
       if (r === state.selected) g.classList.add('selected');
       if ((view.marked || []).includes(r)) g.classList.add('highlight');
@@ -473,7 +489,7 @@
       if (sources().has(r)) {
         state.selected = r;
       } else {
-        setStatus(t('noStep', { point: pointName(r), help: moveHelp() }));
+        setStatus(t('noStep', { point: pointWord(r), help: moveHelp() }));
         return;
       }
     } else if (r === state.selected) {
@@ -490,7 +506,7 @@
     } else if (sources().has(r)) {
       state.selected = r;
     } else {
-      setStatus(t('notStep', { a: pointName(state.selected), b: pointName(r), help: moveHelp() }));
+      setStatus(t('notStep', { a: pointWord(state.selected), b: pointWord(r), help: moveHelp() }));
       return;
     }
     describe();
@@ -509,9 +525,7 @@
   function showChoices(complete) {
     const box = $('choice-buttons');
     box.replaceChildren();
-    $('choices-text').textContent = complete.length > 1
-      ? 'Your steps fit more than one play. Choose one:'
-      : 'Your steps make a whole play. Play it, or go on moving:';
+    $('choices-text').textContent = t(complete.length > 1 ? 'choicesMany' : 'choicesWhole');
     for (const p of complete) {
       const b = document.createElement('button');
       b.type = 'button';
@@ -541,8 +555,7 @@
   }
 
   function isParallel() {
-    return PARALLEL.has(state.variant)
-      || (state.variant === 'tawla31' && (state.position.options || {}).movement === 'parallel');
+    return movesParallel(state.position);
   }
 
   // Move text from the viewer's seat: a play's text numbers the points from its mover's side (as
@@ -603,7 +616,7 @@
     state.turn = r.position.turn;
     state.outcome = null;
     // Two people on one screen play without the cube (the engine answers doubles here).
-    state.cube = cubeGames.has(state.variant) && !hotseat ? { value: 1, owner: null } : null;
+    state.cube = facts(state.variant).cube && !hotseat ? { value: 1, owner: null } : null;
     // A game from its start opens with one die each. Every start is the same for both sides in
     // their own frames; a position set up otherwise (a test's, a loaded one) has no opening roll.
     const p = state.position;
@@ -641,21 +654,21 @@
     try {
       record = JSON.parse(await file.text());
     } catch (e) {
-      throw new ApiError(`${file.name}: not JSON (${e.message})`);
+      throw new ApiError(t('errNotJson', { file: file.name, message: e.message }));
     }
     if (!record || record.format !== 'tavli.game' || !record.start || !Array.isArray(record.plays)) {
-      throw new ApiError(`${file.name}: not a tavli game record (format "tavli.game", with start and plays)`);
+      throw new ApiError(t('errNotRecord', { file: file.name }));
     }
     let position = record.start;
     let id = null;
     let outcome = null;
     const log = [];
     for (const [i, p] of record.plays.entries()) {
-      if (outcome) throw new ApiError(`${file.name}: play ${i + 1} comes after the end of the game`);
+      if (outcome) throw new ApiError(t('errAfterEnd', { file: file.name, n: i + 1 }));
       const r = await api('play', { position, dice: p.dice, play: { steps: p.steps, dice: p.dice } });
       const made = r.play || p;
       log.push({ player: position.turn, dice: p.dice, text: made.text || p.play, steps: p.steps, id: r.id,
-                 parallel: PARALLEL.has(position.variant) || (position.options || {}).movement === 'parallel' });
+                 parallel: movesParallel(position) });
       ({ position, id } = r);
       outcome = r.outcome || null;
     }
@@ -667,7 +680,7 @@
     });
     hotseat = $('side').value === 'both';
     if (hotseat) [HUMAN, ENGINE] = [state.turn, 1 - state.turn];
-    state.cube = cubeGames.has(state.variant) && !hotseat ? { value: 1, owner: null } : null;
+    state.cube = facts(state.variant).cube && !hotseat ? { value: 1, owner: null } : null;
     if (outcome) log.push({ result: outcome, variant: state.variant });
     $('save-box').hidden = true;
     $('hints').hidden = true;
@@ -737,7 +750,7 @@
       const before = state.match;
       applyMatch(await api('match/opening', { record: before.record, dice }));
       const decided = state.match.phase !== 'opening';
-      addLog({ opening: true, dice, text: decided ? `${dice[0] > dice[1] ? 'you start' : 'the engine starts'}` : 'a tie: roll again' });
+      addLog({ opening: true, dice, text: { key: !decided ? 'tie' : dice[0] > dice[1] ? 'youStart' : 'engineStarts' } });
     } else if (state.phase === 'next') {
       state.awaitingNext = false;
       state.last = null;
@@ -761,7 +774,7 @@
     const who = hotseat ? { key: 'sideStarts', side: starter } : { key: starter === HUMAN ? 'youStart' : 'engineStarts' };
     addLog({ opening: true, dice, text: who });
     state.opening = false;
-    if (OPENING_DICE.has(state.variant)) state.openingDice = highFirst(dice);
+    if (facts(state.variant).opening === 'use_opening_dice') state.openingDice = highFirst(dice);
     if (starter !== state.turn) {
       state.position = otherSideToMove(state.position);
       state.start = state.position;
@@ -804,7 +817,7 @@
       state.engineConsidered = true; // one cube decision a turn: after a take it rolls
       if (d.available && d.action.startsWith('double')) {
         state.offer = { value: 2 * state.cube.value };
-        addLog({ note: `Engine doubles to ${state.offer.value}` });
+        addLog({ note: { key: 'noteEngineDoubles', value: state.offer.value } });
         return; // advance() stops at the offer: the person takes or passes
       }
     }
@@ -902,15 +915,15 @@
     const d = await api('cube', cubeRequest());
     const value = 2 * state.cube.value;
     if (!d.available) {
-      setStatus(`You cannot double here (${d.action}). Roll the dice.`);
+      setStatus(t('cannotDouble', { reason: d.action }));
       return;
     }
     if (d.take === 'pass') {
-      addLog({ note: `You double to ${value}: the engine passes` });
+      addLog({ note: { key: 'noteYouDoublePass', value } });
       endByPass(HUMAN, state.cube.value);
     } else {
       state.cube = { value, owner: ENGINE };
-      addLog({ note: `You double to ${value}: the engine takes` });
+      addLog({ note: { key: 'noteYouDoubleTake', value } });
     }
     await advance();
   }
@@ -922,9 +935,9 @@
     state.offer = null;
     if (take) {
       state.cube = { value, owner: HUMAN };
-      addLog({ note: `You take: the cube is at ${value}` });
+      addLog({ note: { key: 'noteYouTake', value } });
     } else {
-      addLog({ note: 'You pass' });
+      addLog({ note: { key: 'noteYouPass' } });
       endByPass(ENGINE, value / 2);
     }
     await advance();
@@ -935,8 +948,8 @@
     const c = state.cube;
     el.hidden = !c;
     if (!c) return;
-    const owner = c.owner === null ? 'in the middle' : c.owner === HUMAN ? 'yours' : "the engine's";
-    el.textContent = `Cube: ${c.value} (${owner})`;
+    const owner = t(c.owner === null ? 'cubeCentre' : c.owner === HUMAN ? 'cubeYours' : 'cubeEngines');
+    el.textContent = t('cube', { value: c.value, owner });
     el.dataset.value = String(c.value);
     el.dataset.owner = c.owner === null ? 'centre' : String(c.owner);
   }
@@ -978,9 +991,15 @@
 
   // ---------------------------------------------------------------- hints
   async function hint() {
-    const a = await api('analyze', {
+    state.hint = await api('analyze', {
       position: state.position, dice: state.dice, plies: state.plies, time_limit: TIME_LIMIT, top: HINT_COUNT,
     });
+    showHint();
+  }
+
+  // The hint table of the last analysis (drawn again when the language changes).
+  function showHint() {
+    const a = state.hint;
     const entries = a.plays;
     const body = $('hints').querySelector('tbody');
     body.replaceChildren();
@@ -1006,8 +1025,8 @@
       const td = document.createElement('td');
       const b = document.createElement('button');
       b.type = 'button';
-      b.textContent = 'Play';
-      b.setAttribute('aria-label', `Play ${play.text}`);
+      b.textContent = t('play');
+      b.setAttribute('aria-label', t('playThis', { play: play.text }));
       b.addEventListener('click', () => run(async () => {
         if (state.phase !== 'move') return;
         const legal = state.plays.find((p) => p.result_id === play.result_id || p.text === play.text) || play;
@@ -1017,8 +1036,8 @@
       tr.appendChild(td);
       body.appendChild(tr);
     });
-    const depth = a.plies !== undefined ? ` (${a.plies}-ply search)` : '';
-    $('hints').querySelector('caption').textContent = `Hint for ${diceText(state.dice)}: the engine's top plays${depth}`;
+    const depth = a.plies !== undefined ? t('hintDepth', { n: a.plies }) : '';
+    $('hints').querySelector('caption').textContent = t('hintCaption', { dice: diceText(state.dice), depth });
     $('hints').hidden = false;
   }
 
@@ -1029,21 +1048,29 @@
   async function rollout() {
     const seed = seedBase === null ? 0 : seedBase;
     const r = await api('rollout', { position: state.position, trials: ROLLOUT_TRIALS, player: 'greedy', seed });
+    state.rolloutResult = { r, side: state.turn, id: state.id || '' };
+    showRollout();
+  }
+
+  // The last rollout's line (written again when the language changes).
+  function showRollout() {
+    const { r, side, id } = state.rolloutResult;
     const p = r.probabilities;
     const pct = (x) => `${(100 * x).toFixed(1)}%`;
     const el = $('rollout-result');
-    el.textContent = `Rollout of the position for ${sideName(state.turn)} to roll (${r.trials} games, greedy play): `
-      + `win ${pct(p.win)}, gammons ${pct(p.win_double)} / ${pct(p.lose_double)}, `
-      + `equity ${r.equity >= 0 ? '+' : ''}${r.equity.toFixed(3)} ± ${r.equity_ci95.toFixed(3)} (95%)`;
+    el.textContent = t('rolloutText', {
+      side: sideName(side), trials: r.trials, win: pct(p.win), wg: pct(p.win_double), lg: pct(p.lose_double),
+      equity: `${r.equity >= 0 ? '+' : ''}${r.equity.toFixed(3)}`, ci: r.equity_ci95.toFixed(3),
+    });
     el.dataset.equity = String(r.equity);
     el.dataset.trials = String(r.trials);
-    el.dataset.id = state.id || '';
+    el.dataset.id = id;
     el.hidden = false;
   }
 
   // ---------------------------------------------------------------- text on the page
   function moveHelp() {
-    return state.selected === null ? t('helpSource') : t('helpTarget', { point: pointName(state.selected) });
+    return state.selected === null ? t('helpSource') : t('helpTarget', { point: pointWord(state.selected) });
   }
 
   function resultText(result, variant) {
@@ -1051,13 +1078,13 @@
     const who = !decided ? t('drawn')
       : hotseat ? t('winSide', { side: colourName(result.winner) }) : t(result.winner === HUMAN ? 'winYou' : 'winEngine');
     const pts = !decided ? '' : t(result.points === 1 ? 'points1' : 'pointsN', { n: result.points });
-    const kind = result.kind ? ` (${result.kind})` : '';
+    const kind = result.kind ? ` (${`kind_${result.kind}` in WORDS.en ? t(`kind_${result.kind}`) : result.kind})` : '';
     return `${nameOf(variant || state.variant)}: ${who}${pts}${kind}`;
   }
 
   function describeMove() {
     $('steps').textContent = state.moves.length
-      ? `Your steps: ${state.moves.map((m) => `${pointName(m.from)}/${pointName(m.to)}`).join(' ')}`
+      ? t('yourSteps', { steps: state.moves.map((m) => `${pointName(m.from)}/${pointName(m.to)}`).join(' ') })
       : '';
   }
 
@@ -1072,7 +1099,8 @@
     let text = '';
     switch (state.phase) {
       case 'opening':
-        text = state.mode !== 'match' ? t('statusOpening', { game: nameOf(state.variant) }) : `Game ${state.match.game_number + 1} of the match (${nameOf(state.variant)}): roll one die each to see who starts.`;
+        text = state.mode !== 'match' ? t('statusOpening', { game: nameOf(state.variant) })
+          : t('statusMatchOpening', { n: state.match.game_number + 1, game: nameOf(state.variant) });
         break;
       case 'roll':
         text = lastText + (hotseat ? t('statusSideRoll', { side: colourName(HUMAN) }) : t('statusYourRoll'));
@@ -1090,18 +1118,18 @@
         text = lastText + t('statusThinking');
         break;
       case 'answer':
-        text = `${lastText}The engine doubles to ${state.offer.value}: take or pass?`;
+        text = lastText + t('statusOffer', { value: state.offer.value });
         break;
       case 'next':
-        text = `${lastText}${resultText(state.finished.result, state.finished.variant)}. Press “Next game”.`;
+        text = lastText + t('statusNext', { result: resultText(state.finished.result, state.finished.variant), next: t('nextGame') });
         break;
       case 'over':
         if (state.cubeMatch) {
           const s = state.cubeMatch.score;
-          text = `${lastText}Match over: ${s[0] > s[1] ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
+          text = lastText + t(s[0] > s[1] ? 'matchOverYou' : 'matchOverEngine', { a: s[0], b: s[1] });
         } else if (state.mode === 'match') {
           const s = state.match.score;
-          text = `${lastText}Match over: ${state.match.winner === HUMAN ? 'you win' : 'the engine wins'} ${s[0]}–${s[1]}.`;
+          text = lastText + t(state.match.winner === HUMAN ? 'matchOverYou' : 'matchOverEngine', { a: s[0], b: s[1] });
         } else {
           text = lastText + t('gameOver', { result: resultText(state.outcome, state.variant) });
         }
@@ -1119,8 +1147,8 @@
     const el = $('score');
     if (state.cubeMatch) {
       const m = state.cubeMatch;
-      const crawford = m.crawford ? ' · the Crawford game (no doubling)' : '';
-      el.textContent = `Match to ${m.target}: You ${m.score[0]} – Engine ${m.score[1]}${crawford}`;
+      el.textContent = t('scoreLine', { target: m.target }) + t('scoreYou', { n: m.score[0] }) + ' – '
+        + t('scoreEngine', { n: m.score[1] }) + (m.crawford ? t('crawford') : '');
       el.dataset.score = `${m.score[0]}-${m.score[1]}`;
       el.hidden = false;
       return;
@@ -1132,14 +1160,14 @@
     const m = state.match;
     el.replaceChildren();
     const line = document.createElement('p');
-    line.append(`Match to ${m.target}: `);
+    line.append(t('scoreLine', { target: m.target }));
     const you = document.createElement('strong');
     you.id = 'score-white';
-    you.textContent = `You ${m.score[0]}`;
+    you.textContent = t('scoreYou', { n: m.score[0] });
     const eng = document.createElement('strong');
     eng.id = 'score-black';
-    eng.textContent = `Engine ${m.score[1]}`;
-    line.append(you, ' – ', eng, ` · game ${m.game_number + 1}: ${nameOf(m.variant || state.variant)}`);
+    eng.textContent = t('scoreEngine', { n: m.score[1] });
+    line.append(you, ' – ', eng, t('scoreGame', { n: m.game_number + 1, game: nameOf(m.variant || state.variant) }));
     el.appendChild(line);
     el.dataset.score = `${m.score[0]}-${m.score[1]}`;
     el.hidden = false;
@@ -1160,13 +1188,12 @@
         li.textContent = resultText(e.result, e.variant);
       } else if (e.note) {
         li.className = 'cube-note';
-        li.textContent = e.note;
+        li.textContent = t(e.note.key, e.note); // a note names its words by key, like the opening lines
       } else if (e.opening) {
         const [w, b] = hotseat ? [colourName(0), colourName(1)]
           : HUMAN === 0 ? [t('openingYou'), t('openingEngine')] : [t('openingEngine'), t('openingYou')];
-        // A single game's entry names its words by key (shown in the language of the moment).
-        const text = typeof e.text === 'string' ? e.text
-          : t(e.text.key, e.text.side === undefined ? {} : { side: colourName(e.text.side) });
+        // The entry names its words by key (shown in the language of the moment).
+        const text = t(e.text.key, e.text.side === undefined ? {} : { side: colourName(e.text.side) });
         li.textContent = t('openingLine', { first: w, a: e.dice[0], second: b, b: e.dice[1], text });
       } else {
         li.dataset.player = String(e.player);
@@ -1204,49 +1231,60 @@
     const single = p === 'move' && state.plays.length === 1;
     only.hidden = !single;
     only.disabled = busy || !single;
-    if (single) only.textContent = state.plays[0].steps.length ? `Play ${state.plays[0].text}` : 'Pass';
+    if (single) only.textContent = state.plays[0].steps.length ? t('playThis', { play: state.plays[0].text }) : t('pass');
     $('board').dataset.busy = busy ? 'true' : 'false';
   }
 
   // ---------------------------------------------------------------- set-up
+  let matchKinds = [];
+
   async function loadVariants() {
     const v = await api('variants');
-    const games = v.variants;
-    const kinds = v.match_kinds || [];
-    const select = $('variant');
-    select.replaceChildren();
-    const single = document.createElement('optgroup');
-    single.label = 'One game';
-    for (const g of games) {
-      variantInfo.set(g.name, g);
-      single.appendChild(new Option(nameOf(g.name), g.name));
-      if (g.cube) cubeGames.add(g.name);
-    }
-    select.appendChild(single);
-    if (kinds.length) {
-      const matches = document.createElement('optgroup');
-      matches.label = 'A match';
-      for (const k of kinds) matches.appendChild(new Option(`${nameOf(k)} match`, `match:${k}`));
-      // The games with a cube also as a match played here with the cube (single games, the score kept).
-      for (const g of games) if (g.cube) matches.appendChild(new Option(`${nameOf(g.name)} match with the cube`, `cubematch:${g.name}`));
-      select.appendChild(matches);
-    }
-    select.value = 'fevga';
+    for (const g of v.variants) variantInfo.set(g.name, g);
+    matchKinds = v.match_kinds || [];
+    for (const m of v.matches || []) matchTargets.set(m.kind, m.target);
+    fillVariants();
+    $('variant').value = 'fevga';
     showTarget();
     showRuleOptions();
   }
 
+  // The game choices in the page's language: single games, then whole matches ("match:<kind>").
+  function fillVariants() {
+    const select = $('variant');
+    const chosen = select.value;
+    select.replaceChildren();
+    const single = document.createElement('optgroup');
+    single.label = t('oneGame');
+    for (const name of variantInfo.keys()) single.appendChild(new Option(nameOf(name), name));
+    select.appendChild(single);
+    if (matchKinds.length) {
+      const matches = document.createElement('optgroup');
+      matches.label = t('aMatch');
+      for (const k of matchKinds) matches.appendChild(new Option(t('matchOf', { game: nameOf(k) }), `match:${k}`));
+      // The games with a cube also as a match played here with the cube (single games, the score kept).
+      for (const [name, g] of variantInfo) {
+        if (g.cube) matches.appendChild(new Option(t('cubeMatchOf', { game: nameOf(name) }), `cubematch:${name}`));
+      }
+      select.appendChild(matches);
+    }
+    if (chosen) select.value = chosen;
+  }
+
   // The rule options of the chosen single game (GET /api/v1/variants), each a select set to its
   // default; a match plays its games' defaults.
-  const variantInfo = new Map();
 
   function showRuleOptions() {
     const box = $('rule-options');
+    // Drawn again in another language: the same game keeps the choices made.
+    const kept = new Map(box.dataset.variant !== $('variant').value ? []
+      : [...box.querySelectorAll('select[data-option]')].map((sel) => [sel.dataset.option, sel.value]));
     box.replaceChildren();
+    box.dataset.variant = $('variant').value;
     const info = variantInfo.get($('variant').value);
     for (const o of (info ? info.options : [])) {
       const label = document.createElement('label');
-      label.textContent = o.name.replace(/_/g, ' ');
+      label.textContent = `opt_${o.name}` in WORDS.en ? t(`opt_${o.name}`) : o.name.replace(/_/g, ' ');
       label.title = o.help;
       const select = document.createElement('select');
       select.dataset.option = o.name;
@@ -1254,7 +1292,7 @@
       select.title = o.help;
       o.choices.forEach((c, i) => {
         const opt = new Option(String(c), String(i));
-        opt.selected = c === o.default;
+        opt.selected = kept.has(o.name) ? kept.get(o.name) === String(i) : c === o.default;
         select.appendChild(opt);
       });
       label.appendChild(select);
@@ -1276,8 +1314,13 @@
     return out;
   }
 
+  // A match's target field, set to the kind's usual length (GET /variants) whenever the choice
+  // changes; the person may change it.
   function showTarget() {
-    const isMatch = /^(cube)?match:/.test($('variant').value);
+    const [how, name] = $('variant').value.split(':');
+    const isMatch = how === 'match' || how === 'cubematch';
+    const target = how === 'match' ? matchTargets.get(name) : facts(name).match_target;
+    if (isMatch && target !== undefined) $('target').value = String(target);
     $('target').hidden = !isMatch;
     $('target-label').hidden = !isMatch;
   }
@@ -1288,7 +1331,7 @@
     if (/^[0-9]{1,9}$/.test(raw) && Number(raw) <= MAX_SEED_BASE) {
       seedBase = Number(raw);
     } else {
-      showError(`seed: expected an integer 0..${MAX_SEED_BASE} in the address, got "${raw}"; the dice are random`);
+      showError(t('errSeed', { max: MAX_SEED_BASE, raw }));
     }
   }
 
