@@ -183,6 +183,21 @@ def test_progress_only_on_a_terminal():
     assert "\r" not in log.getvalue() and len(log.getvalue().splitlines()) == 11  # the first, then one per tenth
 
 
+def test_review_checks_its_numbers_first_and_shows_progress_only_on_a_terminal():
+    from io_helpers import DATA
+
+    path = DATA / "hand_3pt.mat"  # a 3-point match written by hand (tests/test_review.py)
+    for bad, named in ((["--plies", "-1"], "--plies"), (["--threads", "0"], "--threads"),
+                       (["--trials", "0"], "--trials"), (["--plies", "1", "--luck-plies", "2"], "--luck-plies")):
+        rc, out, err = run("review", str(path), *bad)
+        assert rc == 2 and out == "" and f"argument {named}" in err, (bad, err)
+    rc, out, err = run("review", str(path), "--plies", "0")  # stderr is no terminal here: no bar
+    plays = int(re.search(r"^(\d+) plays in ", out, re.M).group(1))
+    assert rc == 0 and err == "" and plays > 0
+    rc, out, err = run("review", str(path), "--plies", "0", "--progress")
+    assert rc == 0 and "\r" not in err and err.strip().splitlines()[-1].startswith(f"[{'#' * 30}] {plays}/{plays} plays")
+
+
 def test_wilson_interval_against_published_values():
     # Wilson (1927) at 95%: 0 of 10 -> [0, 0.2775], 10 of 10 -> [0.7225, 1], 50 of 100 ->
     # [0.4038, 0.5962] (by hand: centre 0.5, half-width 1.96/1.0384 * sqrt(0.0025 + 0.000096)).

@@ -7,6 +7,8 @@ import sys
 
 from .. import io
 from .._core import IllegalMove, InvalidPosition
+from .cli_args import int_in
+from .cli_progress import bar_or_none
 
 
 def review_main(argv: list[str]) -> int:
@@ -16,18 +18,24 @@ def review_main(argv: list[str]) -> int:
                                 description="Review every checker play and cube decision of a match file (.mat, .sgf, .json)")
     p.add_argument("file")
     p.add_argument("--format", choices=io.FORMATS, help="the file's format (default: from its extension)")
-    p.add_argument("--plies", type=int, default=2, help="search depth of the checker plays and cube decisions (default 2)")
-    p.add_argument("--luck-plies", type=int, default=0, help="depth of the luck evaluations (default 0, as gnubg)")
-    p.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
-    p.add_argument("--rollouts", type=int, default=0, metavar="K", help="roll out the K worst plays (default 0)")
-    p.add_argument("--trials", type=int, default=1296, help="trials per rollout (default 1296)")
-    p.add_argument("--seed", type=int, default=0, help="rollout seed (default 0)")
+    # The ranges review() checks, here too, so a bad value is a usage error (status 2) before the file is read.
+    p.add_argument("--plies", type=int_in(0, 4), default=2, help="search depth 0..4 of the checker plays and cube decisions (default 2)")
+    p.add_argument("--luck-plies", type=int_in(0, 4), default=0, help="depth of the luck evaluations, at most --plies (default 0, as gnubg)")
+    p.add_argument("--threads", type=int_in(1, 256), default=1, help="search threads 1..256 (default 1)")
+    p.add_argument("--rollouts", type=int_in(0), default=0, metavar="K", help="roll out the K worst plays (default 0)")
+    p.add_argument("--trials", type=int_in(1), default=1296, help="trials per rollout (default 1296)")
+    p.add_argument("--seed", type=int_in(0, 2**64 - 1), default=0, help="rollout seed (default 0)")
     p.add_argument("--evaluator", default="nets", help="nets (default), heuristic, or a weight file (.tnet)")
     p.add_argument("--html", metavar="OUT", help="write a single-file HTML report")
     p.add_argument("--json", metavar="OUT", help="write the review as JSON (tavli-review-v1.schema.json)")
     p.add_argument("--marked", action="store_true", help="the table shows only the marked plays")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, no table")
+    p.add_argument("--progress", action="store_true",
+                   help="a progress bar on stderr even when it is not a terminal (a line per tenth of the plays)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no table (by default the bar shows on a terminal only)")
     args = p.parse_args(argv)
+    if args.luck_plies > args.plies:
+        p.error(f"argument --luck-plies: at most --plies ({args.plies}), got {args.luck_plies}")
+    bar = bar_or_none("plays", args.progress, args.quiet)
     try:
         record = io.read(args.file, args.format)
         evaluator = args.evaluator
@@ -36,7 +44,9 @@ def review_main(argv: list[str]) -> int:
 
             evaluator = Net.load(evaluator)
         rv = review(record, args.plies, threads=args.threads, luck_plies=args.luck_plies, evaluator=evaluator,
-                    rollouts=args.rollouts, trials=args.trials, seed=args.seed, progress=not args.quiet)
+                    rollouts=args.rollouts, trials=args.trials, seed=args.seed, progress=bar)
+        if bar is not None:
+            bar.close()
         if not args.quiet:
             sys.stdout.write(rv.table(all_moves=not args.marked))
         if args.json:
