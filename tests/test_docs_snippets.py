@@ -4,6 +4,11 @@ namespace, in a fresh temporary directory (so snippets that write files write th
 A block in doctest form (its first line starts with `>>> `) runs as a doctest in the same namespace:
 its printed results must match what the block shows.
 
+A ```bash (or ```sh) block runs too, in its place among the file's python blocks (so it finds the
+files they wrote): each `tavli ...` line through the command line's main() (exit status 0), each
+`curl ...` line against the app (tavli.server.create_app, status 200). Any other line fails: a
+block that installs packages, starts a server or a cluster carries a skip mark.
+
 A block is left out only when an HTML comment on the line before it says so:
   <!-- skip: why -->                 never run here (e.g. it starts a server or a Ray cluster)
   <!-- requires: module[, module] --> run only when those modules import; otherwise the file's
@@ -22,7 +27,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+FENCE = re.compile(r"^```(python|bash|sh)[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 MARK = re.compile(r"<!--\s*(skip|requires)\s*:?\s*(.*?)\s*-->\s*$")
 
 
@@ -30,19 +35,24 @@ def snippet_files() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def blocks(path: Path) -> list[tuple[int, str, str | None, str]]:
-    """(line, code, mark, mark argument) for every python block of the file, in order."""
+def fenced(path: Path) -> list[tuple[int, str, str, str | None, str]]:
+    """(line, language, code, mark, mark argument) for every python and shell block, in order."""
     text = path.read_text(encoding="utf-8")
     found = []
     for m in FENCE.finditer(text):
         before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         mark = MARK.search(before)
         line = text.count("\n", 0, m.start()) + 1
-        found.append((line, m.group(1), mark.group(1) if mark else None, mark.group(2) if mark else ""))
+        found.append((line, m.group(1), m.group(2), mark.group(1) if mark else None, mark.group(2) if mark else ""))
     return found
 
 
-FILES = [p for p in snippet_files() if blocks(p)]
+def blocks(path: Path) -> list[tuple[int, str, str | None, str]]:
+    """(line, code, mark, mark argument) for every python block of the file, in order."""
+    return [(line, code, mark, arg) for line, lang, code, mark, arg in fenced(path) if lang == "python"]
+
+
+FILES = [p for p in snippet_files() if fenced(p)]
 
 
 def test_the_snippets_are_found():
@@ -55,7 +65,7 @@ def test_the_snippets_are_found():
 def test_snippets_run_in_order(path: Path, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {"__name__": "__snippets__"}
-    for line, code, mark, argument in blocks(path):
+    for line, lang, code, mark, argument in fenced(path):
         if mark == "skip":
             continue
         if mark == "requires":
@@ -63,6 +73,9 @@ def test_snippets_run_in_order(path: Path, tmp_path, monkeypatch):
             if missing:
                 pytest.skip(f"{path.name}:{line} needs {', '.join(missing)}")
         where = f"{path.relative_to(ROOT)}:{line}"
+        if lang != "python":
+            run_commands(code, where)
+            continue
         if code.lstrip().startswith(">>> "):
             run_doctest(code, where, namespace)
             continue
@@ -71,6 +84,59 @@ def test_snippets_run_in_order(path: Path, tmp_path, monkeypatch):
                 exec(compile(code, where, "exec"), namespace)
             except Exception as e:  # name the block that failed
                 raise AssertionError(f"the snippet at {where} raised {type(e).__name__}: {e}") from e
+
+
+def command_lines(code: str) -> list[str]:
+    """The block's command lines: continuations joined, blank and comment-only lines dropped."""
+    joined = re.sub(r"\\\n\s*", " ", code)
+    return [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def run_commands(code: str, where: str) -> None:
+    """Runs a shell block's `tavli` and `curl` lines (see the module's docstring)."""
+    import shlex
+
+    from tavli.__main__ import main
+
+    for line in command_lines(code):
+        words = shlex.split(line, comments=True)
+        if words[0] == "tavli":
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    rc = main(words[1:])
+                except SystemExit as e:
+                    rc = e.code
+            assert rc in (0, None), f"{where}: `{line}` exited {rc}: {err.getvalue()[-500:]}"
+        elif words[0] == "curl":
+            run_curl(words, where, line)
+        else:
+            raise AssertionError(f"{where}: this test cannot run `{line}`; mark the block <!-- skip: why --> if it "
+                                 "installs, serves or needs a cluster")
+
+
+def run_curl(words: list[str], where: str, line: str) -> None:
+    """`curl [-s] URL [-H HEADER] [-d JSON]` against the app: POST with -d, else GET; must answer 200."""
+    pytest.importorskip("fastapi", reason="the server needs FastAPI")
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from tavli.server.app import create_app
+
+    data, url, it = None, None, iter(words[1:])
+    for w in it:
+        if w in ("-d", "--data"):
+            data = next(it)
+        elif w in ("-H", "--header"):
+            next(it)
+        elif not w.startswith("-"):
+            url = w
+    assert url, f"{where}: no address in `{line}`"
+    path = "/" + url.split("://", 1)[-1].split("/", 1)[1]
+    client = TestClient(create_app())
+    r = client.post(path, json=json.loads(data)) if data is not None else client.get(path)
+    assert r.status_code == 200, f"{where}: `{line}` answered {r.status_code}: {r.text[:300]}"
 
 
 def run_doctest(code: str, where: str, namespace: dict[str, object]) -> None:
