@@ -16,6 +16,7 @@ import re
 import pytest
 
 import tavli
+import tavli.io
 
 from test_browser import SEED, black_to_move, browser, log_entries, opening, page, rolled, server_url, wait_idle  # noqa: F401
 from test_browser_rules import checked_screenshot, shown_move_text
@@ -185,3 +186,31 @@ def test_the_match_target_is_the_kinds_usual_length(page, server_url, choice, ta
     wait_idle(pg)
     pg.select_option("#variant", choice)
     assert pg.is_visible("#target") and pg.input_value("#target") == target
+
+
+def test_the_match_file_viewer_in_greek_then_turkish(page, server_url, tmp_path):
+    # hand_3pt.mat (written by hand; tests/test_review_cube.py): a wrong pass, judged "very bad".
+    from tavli.io.record import replay
+
+    from io_helpers import DATA
+
+    hand = DATA / "hand_3pt.mat"
+    drop = next(i for i, s in enumerate(replay(tavli.io.read(hand))) if s.action.kind == "drop")
+    pg = page
+    pg.goto(f"{server_url}/static/record.html?lang=el")
+    assert pg.inner_text("#status") == "Δεν έχει ανοιχτεί αρχείο." and pg.inner_text("#next") == "Επόμενο ▶"
+    pg.set_input_files("#file", str(hand))
+    pg.wait_for_selector('#board[data-step="0"] svg')
+    assert "αγώνας στους 3" in pg.inner_text("#status") and ", παιχνίδι 1" in pg.inner_text("#status")
+    assert "πολύ κακή" in pg.inner_text(f'#steps li[data-step="{drop}"]')
+    pg.click(f'#steps li[data-step="{drop}"]')
+    pg.wait_for_selector(f'#board[data-step="{drop}"] svg')
+    line = pg.inner_text('[data-testid="cube-line"]')
+    assert line.startswith("Κύβος: πάσο. Χωρίς διπλασιασμό ") and "λάθος πάσο" in line and "Απώλεια" in line
+    checked_screenshot(pg, tmp_path, "record-el.png")
+    pg.select_option("#lang", "tr")  # written again, on the same step
+    pg.wait_for_function("() => document.querySelector('[data-testid=\"cube-line\"]').textContent.startsWith('Katlama')")
+    assert pg.get_attribute("#board", "data-step") == str(drop)
+    line = pg.inner_text('[data-testid="cube-line"]')
+    assert line.startswith("Katlama: pas. Katlamadan ") and "yanlış paslar" in line and "Kayıp" in line
+    assert "çok kötü" in pg.inner_text(f'#steps li[data-step="{drop}"]') and "3 puanlık maç" in pg.inner_text("#status")

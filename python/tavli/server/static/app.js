@@ -37,12 +37,9 @@
     backgammon: 'Backgammon', narde: 'Long Narde', jacquet: 'Jacquet', tawla31: 'Tawla 31',
     nackgammon: 'Nackgammon', hypergammon: 'Hypergammon', tavli: 'Tavli (Portes, Plakoto, Fevga)',
   };
-  // ---------------------------------------------------------------- language (i18n.js)
-  const WORDS = window.TAVLI_I18N || { languages: { en: 'English' }, en: {} };
-  let lang = 'en';
-  // The words of `key` in the page's language (English where it has none), {name}s filled in.
-  const t = (key, params = {}) => ((WORDS[lang] || {})[key] || WORDS.en[key] || key)
-    .replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  // ---------------------------------------------------------------- language (lang.js, i18n.js)
+  const LANG = window.TAVLI_LANG;
+  const { t } = LANG;
 
   const COLOURS = ['White', 'Black']; // class names and the API's words; shown through colourName
   const colourName = (side) => t(side === 0 ? 'white' : 'black');
@@ -50,43 +47,20 @@
   const sideName = (side) => (hotseat ? colourName(side)
     : t(side === HUMAN ? 'youSide' : 'engineSide', { colour: colourName(side) }));
 
-  function applyLanguage() {
-    document.documentElement.lang = lang;
-    document.title = t('pageTitle');
-    document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
-    // Markup from i18n.js only (the footer's <code> and <var>), never from the server.
-    document.querySelectorAll('[data-i18n-html]').forEach((el) => { el.innerHTML = t(el.dataset.i18nHtml); });
-    document.querySelectorAll('[data-i18n-title]').forEach((el) => { el.title = t(el.dataset.i18nTitle); });
-    document.querySelectorAll('[data-i18n-label]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.i18nLabel)); });
+  // After a language switch: what is on screen is written again in the new language.
+  function languageChanged() {
+    if (state.phase === 'loading') return;
+    describe();
+    renderLog();
+    updateControls();
+    if (state.position) showPips(state.phase === 'next' ? state.finished.position : state.position);
+    fillVariants();
+    showRuleOptions();
+    if (!$('hints').hidden && state.hint) showHint();
+    if (!$('rollout-result').hidden && state.rolloutResult) showRollout();
+    if (!$('choices').hidden) refreshChoices();
   }
 
-  function setLanguage(code) {
-    lang = WORDS[code] ? code : 'en';
-    try { window.localStorage.setItem('tavli-lang', lang); } catch (_) { /* private mode */ }
-    $('lang').value = lang;
-    applyLanguage();
-    if (state.phase !== 'loading') {
-      describe();
-      renderLog();
-      updateControls();
-      if (state.position) showPips(state.phase === 'next' ? state.finished.position : state.position);
-      fillVariants();
-      showRuleOptions();
-      if (!$('hints').hidden && state.hint) showHint();
-      if (!$('rollout-result').hidden && state.rolloutResult) showRollout();
-      if (!$('choices').hidden) refreshChoices();
-    }
-  }
-
-  function initLanguage() {
-    const select = $('lang');
-    for (const [code, name] of Object.entries(WORDS.languages)) select.appendChild(new Option(name, code));
-    let chosen = new URLSearchParams(window.location.search).get('lang');
-    if (!chosen) { try { chosen = window.localStorage.getItem('tavli-lang'); } catch (_) { chosen = null; } }
-    if (!chosen) chosen = (navigator.language || 'en').slice(0, 2);
-    select.addEventListener('change', () => setLanguage(select.value));
-    setLanguage(chosen);
-  }
   // Whose point numbers the move list uses: the person's, or White's between two people.
   const logViewer = () => (hotseat ? 0 : HUMAN);
   // Each game's facts, from GET /api/v1/variants (the core's variant table): its rule options,
@@ -102,7 +76,7 @@
 
   const $ = (id) => document.getElementById(id);
   // A game's name: its own in the page's language where i18n.js has one (name_<game>).
-  const nameOf = (v) => (WORDS[lang] || {})[`name_${v}`] || NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
+  const nameOf = (v) => LANG.own(`name_${v}`) || NAMES[v] || (v.charAt(0).toUpperCase() + v.slice(1));
   // A point in move notation (data attributes, the mover's steps), and in words for messages.
   const pointName = (r) => (r === BAR ? 'bar' : r === OFF ? 'off' : String(24 - r));
   const pointWord = (r) => (r === BAR ? t('barWord') : r === OFF ? t('offWord') : String(24 - r));
@@ -1078,7 +1052,7 @@
     const who = !decided ? t('drawn')
       : hotseat ? t('winSide', { side: colourName(result.winner) }) : t(result.winner === HUMAN ? 'winYou' : 'winEngine');
     const pts = !decided ? '' : t(result.points === 1 ? 'points1' : 'pointsN', { n: result.points });
-    const kind = result.kind ? ` (${`kind_${result.kind}` in WORDS.en ? t(`kind_${result.kind}`) : result.kind})` : '';
+    const kind = result.kind ? ` (${LANG.word('kind', result.kind)})` : '';
     return `${nameOf(variant || state.variant)}: ${who}${pts}${kind}`;
   }
 
@@ -1284,7 +1258,7 @@
     const info = variantInfo.get($('variant').value);
     for (const o of (info ? info.options : [])) {
       const label = document.createElement('label');
-      label.textContent = `opt_${o.name}` in WORDS.en ? t(`opt_${o.name}`) : o.name.replace(/_/g, ' ');
+      label.textContent = LANG.has(`opt_${o.name}`) ? t(`opt_${o.name}`) : o.name.replace(/_/g, ' ');
       label.title = o.help;
       const select = document.createElement('select');
       select.dataset.option = o.name;
@@ -1336,7 +1310,7 @@
   }
 
   function init() {
-    initLanguage();
+    LANG.init($('lang'), languageChanged);
     readSeed();
     $('setup').addEventListener('submit', (e) => { e.preventDefault(); run(newGame); });
     $('variant').addEventListener('change', () => { showTarget(); showRuleOptions(); });

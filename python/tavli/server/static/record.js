@@ -4,6 +4,8 @@
   'use strict';
   const API = '/api/v1/';
   const $ = (id) => document.getElementById(id);
+  const LANG = window.TAVLI_LANG; // the page's words (lang.js, i18n.js); the server's words via LANG.word
+  const { t } = LANG;
   let view = null;
   let index = -1;
   let token = 0;
@@ -27,10 +29,10 @@
 
   function describe(s) {
     const who = view.players[s.player];
-    if (s.kind === 'move') return `${who} rolls ${s.dice[0]}${s.dice[1]}: ${s.move || '(no legal play)'}`;
-    if (s.kind === 'double') return `${who} doubles to ${s.value}`;
-    if (s.kind === 'resign') return `${who} resigns (${s.value} point${s.value > 1 ? 's' : ''} a cube unit)`;
-    return `${who} ${s.kind}s`;
+    if (s.kind === 'move') return t('recRolls', { who, dice: `${s.dice[0]}${s.dice[1]}`, move: s.move || t('recNoPlay') });
+    if (s.kind === 'double') return t('recDoubles', { who, value: s.value });
+    if (s.kind === 'resign') return t(s.value > 1 ? 'recResignsN' : 'recResigns1', { who, value: s.value });
+    return LANG.has(`act_${s.kind}`) ? t(`act_${s.kind}`, { who }) : `${who} ${s.kind}s`;
   }
 
   function formatFor(name) {
@@ -45,17 +47,21 @@
   function cubeLine(j, match) {
     const mwc = (x) => (match && x !== null ? ` (${x.toFixed(1)}%)` : '');
     const proper = j.decision === 'take' || j.decision === 'pass' ? j.proper_answer : j.proper;
-    const head = `Cube: ${j.decision}. No double ${j.nd.toFixed(3)}${mwc(j.nd_mwc)}, double/take ` +
-      `${j.dt.toFixed(3)}${mwc(j.dt_mwc)}, double/pass ${j.dp.toFixed(3)}${mwc(j.dp_mwc)}; proper: ${proper}.`;
-    if (!j.loss) return `${head} Right.`;
-    const lossMwc = match && j.loss_mwc !== null ? ` (${j.loss_mwc.toFixed(2)}% MWC)` : '';
-    return `${head} Loss ${j.loss_mp.toFixed(1)} millipoints${lossMwc}` +
-      `${j.mark ? ', ' + j.mark : ''}${j.error ? ' — ' + j.error : ''}.`;
+    const head = t('recCube', {
+      decision: LANG.word('cube', j.decision), nd: j.nd.toFixed(3) + mwc(j.nd_mwc), dt: j.dt.toFixed(3) + mwc(j.dt_mwc),
+      dp: j.dp.toFixed(3) + mwc(j.dp_mwc), proper: LANG.word('cube', proper),
+    });
+    if (!j.loss) return head + t('recRight');
+    const lossMwc = match && j.loss_mwc !== null ? t('recMwc', { x: j.loss_mwc.toFixed(2) }) : '';
+    return head + t('recCubeLoss', {
+      mp: j.loss_mp.toFixed(1), mwc: lossMwc, mark: j.mark ? `, ${LANG.word('mark', j.mark)}` : '',
+      error: j.error ? ` — ${LANG.word('err', j.error)}` : '',
+    });
   }
 
   async function open(file) {
     showError('');
-    $('status').textContent = `Reading ${file.name}…`;
+    $('status').textContent = t('recReading', { file: file.name });
     const text = await file.text();
     const review = $('review').value;
     try {
@@ -65,22 +71,27 @@
     } catch (e) {
       view = null;
       showError(`${file.name}: ${e.message}`);
-      $('status').textContent = 'No file opened.';
+      $('status').textContent = t('recNoFile');
       return;
     }
+    listSteps();
+    go(0);
+  }
+
+  // The list of the file's actions (written again when the language changes).
+  function listSteps() {
     const list = $('steps');
     list.replaceChildren();
     view.steps.forEach((s, i) => {
       const li = document.createElement('li');
       const marks = [s.cube_review && s.cube_review.mark, s.review && s.review.mark].filter((m) => m);
-      const mark = marks.length ? ` — ${marks.join(', ')}` : '';
-      li.textContent = `game ${s.game}, ${s.turn}: ${describe(s)}${mark}`;
+      const mark = marks.length ? ` — ${marks.map((m) => LANG.word('mark', m)).join(', ')}` : '';
+      li.textContent = t('recStep', { game: s.game, turn: s.turn, text: describe(s), mark });
       li.dataset.step = i;
       if (marks.length) li.className = worst(marks).replace(' ', '-');
       li.addEventListener('click', () => go(i));
       list.append(li);
     });
-    go(0);
   }
 
   async function go(i) {
@@ -96,8 +107,11 @@
     $('board').innerHTML = svg;
     $('board').dataset.step = index;
     const g = view.games[s.game - 1];
-    $('status').textContent = `${view.players[0]} ${s.score[0]} – ${s.score[1]} ${view.players[1]}` +
-      (view.length ? ` (match to ${view.length})` : ' (money)') + `, game ${s.game}${g.crawford ? ' (Crawford)' : ''}, cube ${s.cube}`;
+    $('status').textContent = t('recStatus', {
+      p0: view.players[0], s0: s.score[0], s1: s.score[1], p1: view.players[1],
+      length: view.length ? t('recMatchTo', { n: view.length }) : t('recMoney'), game: s.game,
+      crawford: g.crawford ? t('recCrawford') : '', cube: s.cube,
+    });
     const box = $('review-box');
     box.replaceChildren();
     const p = document.createElement('p');
@@ -113,12 +127,14 @@
       const r = s.review;
       const q = document.createElement('p');
       q.dataset.testid = 'review-line';
-      const luck = `Luck ${r.luck.toFixed(3)}${r.luck_mark ? ' (' + r.luck_mark + ')' : ''}.`;
-      q.textContent = r.forced ? `Forced (one legal play). ${luck}`
-        : r.loss === 0 ? `Equity ${r.equity_played.toFixed(3)}: the best play. ${luck}`
-        : `Equity ${r.equity_played.toFixed(3)}; best ${r.best} (${r.equity_best.toFixed(3)}): ` +
-          `${r.loss_mp.toFixed(1)} millipoints${r.mwc !== null && r.mwc !== undefined ? ' (' + r.mwc.toFixed(2) + '% MWC)' : ''}` +
-          `${r.mark ? ', ' + r.mark : ''}. ${luck}`;
+      const luck = t('recLuck', { luck: r.luck.toFixed(3), mark: r.luck_mark ? ` (${LANG.word('mark', r.luck_mark)})` : '' });
+      q.textContent = r.forced ? t('recForced', { luck })
+        : r.loss === 0 ? t('recBest', { eq: r.equity_played.toFixed(3), luck })
+        : t('recLoss', {
+          eq: r.equity_played.toFixed(3), best: r.best, beq: r.equity_best.toFixed(3), mp: r.loss_mp.toFixed(1),
+          mwc: r.mwc !== null && r.mwc !== undefined ? t('recMwc', { x: r.mwc.toFixed(2) }) : '',
+          mark: r.mark ? `, ${LANG.word('mark', r.mark)}` : '', luck,
+        });
       box.append(q);
     }
     document.querySelectorAll('#steps li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === index));
@@ -128,6 +144,11 @@
     $('last').disabled = $('next').disabled = index === view.steps.length - 1;
   }
 
+  LANG.init($('lang'), () => {
+    if (!view) return;
+    listSteps();
+    go(index);
+  });
   $('file').addEventListener('change', (e) => { if (e.target.files.length) open(e.target.files[0]); });
   $('first').addEventListener('click', () => go(0));
   $('prev').addEventListener('click', () => go(index - 1));
