@@ -114,6 +114,19 @@ def test_every_id_form_names_the_same_position():
     assert "O (black) to move" in run("plays", START_GNUBG + ":cAkAAAAAAAAA", "--dice", "3-1")[1]
 
 
+def test_render_takes_every_id_form():
+    # The same start (White to move, no dice drawn: the bare Position ID, the tavli ID, the XGID)
+    # draws the same SVG; a Match ID naming Black on roll turns the board's turn, so not that one.
+    drawn = set()
+    for form in (tavli.Board("backgammon").id(), START_GNUBG, START_XGID):
+        rc, out, err = run("render", form, "--dice", "6-5", "--play", "24/13")
+        assert rc == 0 and "<svg " in out, err
+        drawn.add(out)
+    assert len(drawn) == 1
+    rc, out, err = run("render", "not-an-id")
+    assert rc == 2 and out == "" and "tavli render: error" in err
+
+
 def test_pip_counts_in_the_diagram():
     # 167 each at the backgammon start (2*24 + 5*13 + 3*8 + 5*6), 360 at Fevga's (15 * 24);
     # 24/13 with 6-5 leaves White 11 fewer.

@@ -21,9 +21,10 @@ from .frontends.cli_parser import add_commands
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from .frontends.cli_position import read_position
     from .io.svg import render_cli
 
-    return render_cli(args.rest)
+    return render_cli(args.rest, read_board=lambda text: read_position(text, None, {}).board)
 
 
 def cmd_ubgi(args: argparse.Namespace) -> int:

@@ -554,12 +554,14 @@ def board_svg(
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{_tag("svg", root, chr(10) + body + chr(10))}\n'
 
 
-def render_cli(argv: list[str]) -> int:
-    """`tavli render POSITION_ID [-o FILE] [--dice 6-5] [--play "24/18 13/11"] [--viewer 0|1]`."""
+def render_cli(argv: list[str], read_board: Any = None) -> int:
+    """`tavli render POSITION_ID [-o FILE] [--dice 6-5] [--play "24/18 13/11"] [--viewer 0|1]`;
+    read_board(text) reads the position (the command line's: tavli, GNU and XG IDs), else Board.from_id."""
     from ..board import Board
 
     parser = argparse.ArgumentParser(prog="tavli render", description="draw a position as an SVG picture")
-    parser.add_argument("position", help="position ID (see Board.id()), e.g. backgammon:AQAC...")
+    parser.add_argument("position", help="position ID (see Board.id()), e.g. backgammon:AQAC..., "
+                                         "or a GNU Backgammon Position ID or an XGID (backgammon)")
     parser.add_argument("-o", "--output", help="file to write (default: standard output)")
     parser.add_argument("--dice", help="a roll to draw, such as 6-5")
     parser.add_argument("--play", help='a legal play for the dice, in move text: "24/18 13/11"')
@@ -572,7 +574,7 @@ def render_cli(argv: list[str]) -> int:
     except SystemExit as e:  # -h, or a usage error argparse has already reported
         return e.code if isinstance(e.code, int) else 2
     try:
-        board = Board.from_id(args.position)
+        board = (read_board or Board.from_id)(args.position)
         marks: list[int | str] = []
         for item in filter(None, (s.strip() for s in args.highlight.split(","))):
             marks.append(item if item in ("bar", "off") else int(item) if item.isdigit() else item)
