@@ -214,3 +214,23 @@ def test_the_match_file_viewer_in_greek_then_turkish(page, server_url, tmp_path)
     line = pg.inner_text('[data-testid="cube-line"]')
     assert line.startswith("Katlama: pas. Katlamadan ") and "yanlış paslar" in line and "Kayıp" in line
     assert "çok kötü" in pg.inner_text(f'#steps li[data-step="{drop}"]') and "3 puanlık maç" in pg.inner_text("#status")
+
+
+def test_every_rule_option_is_named_and_described_in_greek_and_turkish(page, server_url):
+    pg = page
+    pg.goto(f"{server_url}/?seed={SEED}&lang=el")
+    wait_idle(pg)
+    options = [o for g in pg.request.get(f"{server_url}/api/v1/variants").json()["variants"] for o in g["options"]]
+    assert len(options) > 20
+    for code in ("el", "tr"):
+        missing = pg.evaluate("([code, options]) => options.filter(o => !(`opt_${o.name}` in TAVLI_I18N[code])"
+                              " || !(`help_${o.help}` in TAVLI_I18N[code])).map(o => o.name)", [code, options])
+        assert missing == [], code
+    pg.select_option("#variant", "plakoto")
+    label = pg.locator('#rule-options label:has([data-option="mother"])')
+    assert label.inner_text().startswith("κανόνας της μάνας")
+    assert label.get_attribute("title").startswith("κανόνας της μάνας: κρίνεται σε κάθε θέση")
+    pg.select_option('[data-option="mother_points"]', label="3")
+    pg.select_option("#lang", "tr")  # the same game keeps the choice made
+    assert pg.locator('#rule-options label:has([data-option="mother"])').inner_text().startswith("ana taş kuralı")
+    assert pg.eval_on_selector('[data-option="mother_points"]', "s => s.options[s.selectedIndex].text") == "3"

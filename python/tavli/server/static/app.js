@@ -1259,11 +1259,12 @@
     for (const o of (info ? info.options : [])) {
       const label = document.createElement('label');
       label.textContent = LANG.has(`opt_${o.name}`) ? t(`opt_${o.name}`) : o.name.replace(/_/g, ' ');
-      label.title = o.help;
+      const help = LANG.own(`help_${o.help}`) || o.help; // the core's description, translated where i18n.js has it
+      label.title = help;
       const select = document.createElement('select');
       select.dataset.option = o.name;
       select.dataset.testid = `option-${o.name}`;
-      select.title = o.help;
+      select.title = help;
       o.choices.forEach((c, i) => {
         const opt = new Option(String(c), String(i));
         opt.selected = kept.has(o.name) ? kept.get(o.name) === String(i) : c === o.default;

@@ -3,7 +3,9 @@
 // data-i18n (its text), data-i18n-html (markup, from this file only), data-i18n-title (its
 // tooltip) or data-i18n-label (its aria-label). Move notation (24/18, bar/20, 6/off) and the
 // server's own messages inside an error stay as they are; opt_<name> names a rule option,
-// kind_<kind> a kind of win (tavli.Outcome.kind), name_<game> a game where its name differs.
+// kind_<kind> a kind of win (tavli.Outcome.kind), name_<game> a game where its name differs,
+// help_<English text> a rule option's description from the core (English needs none), and
+// cube_, mark_, err_ the review's words (the match file viewer).
 'use strict';
 
 window.TAVLI_I18N = {
@@ -213,6 +215,51 @@ window.TAVLI_I18N = {
     'err_missed doubles below CP': 'χαμένοι διπλασιασμοί κάτω από το CP', 'err_missed doubles above CP': 'χαμένοι διπλασιασμοί πάνω από το CP',
     'err_wrong doubles below DP': 'λάθος διπλασιασμοί κάτω από το DP', 'err_wrong doubles above TG': 'λάθος διπλασιασμοί πάνω από το TG',
     'err_wrong takes': 'λάθος αποδοχές', 'err_wrong passes': 'λάθος πάσο',
+    // the rule options' descriptions (GET /variants "help"), keyed help_<the English text>
+    "help_the first checker must reach r >= 13 (pass the opponent's start) or r >= 12 before others move (D-RUNNER)":
+      "το πρώτο πούλι πρέπει να φτάσει στο r >= 13 (να περάσει την αρχή του αντιπάλου) ή στο r >= 12 πριν κινηθούν τα άλλα (D-RUNNER)",
+    "help_R1, may not hold all of r0..r5: checked on the position after the play, or after every step (D-R1STEP)":
+      "R1, δεν επιτρέπεται να κρατά κανείς όλα τα r0..r5: ελέγχεται στη θέση μετά την κίνηση ή μετά από κάθε βήμα (D-R1STEP)",
+    "help_R2: no six in r12..r17 (R2a), none of r13..r18 all held while the opponent has a start stack (R2b), at most four of r12..r17 (R2c) (D-R2)":
+      "R2: όχι έξι στα r12..r17 (R2a), όχι όλα τα r13..r18 κρατημένα όσο ο αντίπαλος έχει πούλια στην αρχή (R2b), το πολύ τέσσερα από τα r12..r17 (R2c) (D-R2)",
+    "help_R4: prefer plays that leave the opponent a legal step; R3: open a wall before a trapped stack (D-R3R4)":
+      "R4: προτιμώνται κινήσεις που αφήνουν στον αντίπαλο νόμιμο βήμα· R3: ανοίγει ο τοίχος μπροστά από παγιδευμένη στοίβα (D-R3R4)",
+    "help_apply the unblock preference after the maximum-dice and higher-die rules, or before them (D-ORDER)":
+      "η προτίμηση ξεμπλοκαρίσματος εφαρμόζεται μετά τους κανόνες των περισσότερων ζαριών και του μεγαλύτερου ζαριού ή πριν από αυτούς (D-ORDER)",
+    "help_prime limit: at most four points of the opponent's starting table (R2c, bkgm), not all of one's own starting quarter (R1, pbmserv/FIBS), or none (D-MOULTEZIM)":
+      "όριο φραγμάτων: το πολύ τέσσερα σημεία του αρχικού τεταρτημορίου του αντιπάλου (R2c, bkgm), όχι όλο το δικό σας αρχικό τεταρτημόριο (R1, pbmserv/FIBS), ή κανένα (D-MOULTEZIM)",
+    "help_allow bearing off while one of your checkers is pinned (D-PINBEAROFF)":
+      "επιτρέπεται το μάζεμα ενώ ένα πούλι σας είναι πλακωμένο (D-PINBEAROFF)",
+    "help_mother rule: judged on every position (state), only when the pin is made, or off (D-MOTHER)":
+      "κανόνας της μάνας: κρίνεται σε κάθε θέση (state), μόνο όταν γίνεται το πλάκωμα, ή ανενεργός (D-MOTHER)",
+    "help_points for a mother win (D-MOTHER)":
+      "πόντοι για νίκη με τη μάνα (D-MOTHER)",
+    "help_first-turn doubles that let two checkers leave the head (D-NARDE-HEAD)":
+      "διπλές της πρώτης ζαριάς που επιτρέπουν σε δύο πούλια να φύγουν από το κεφάλι (D-NARDE-HEAD)",
+    "help_six-prime rule checked on the position after the play, or after every step (D-NARDE-PRIME)":
+      "ο κανόνας της εξάδας ελέγχεται στη θέση μετά την κίνηση ή μετά από κάθε βήμα (D-NARDE-PRIME)",
+    "help_an opponent's borne-off checker counts as ahead of a six-prime (D-NARDE-PRIME)":
+      "ένα μαζεμένο πούλι του αντιπάλου μετρά ως μπροστά από την εξάδα (D-NARDE-PRIME)",
+    "help_house rule: 3 points when the loser bore off none and has a checker in the winner's home (D-NARDE-SCORE)":
+      "τοπικός κανόνας: 3 πόντοι όταν ο χαμένος δεν μάζεψε κανένα και έχει πούλι στο σπίτι του νικητή (D-NARDE-SCORE)",
+    "help_the first checker must reach the last quarter (r >= 18) before others move, or pass its first point (r >= 19, a literal reading only) (K-RUNNER)":
+      "το πρώτο πούλι πρέπει να φτάσει στο τελευταίο τεταρτημόριο (r >= 18) πριν κινηθούν τα άλλα, ή να περάσει το πρώτο του σημείο (r >= 19, μόνο κατά γράμμα ανάγνωση) (K-RUNNER)",
+    "help_the runner's arrival frees the other checkers for the rest of the same roll, or from the next turn (K-RELEASE)":
+      "η άφιξη του αγγελιαφόρου ελευθερώνει τα άλλα πούλια για την υπόλοιπη ίδια ζαριά ή από την επόμενη σειρά (K-RELEASE)",
+    "help_six consecutive points (along the opponent's route) allowed freely, or only while holding r22 and r23 (K-PRIME)":
+      "έξι συνεχόμενα σημεία (κατά τη διαδρομή του αντιπάλου) επιτρέπονται ελεύθερα ή μόνο όσο κρατάτε τα r22 και r23 (K-PRIME)",
+    "help_a double is played four times, or n times as in Jacquet de Versailles (K-DOUBLES)":
+      "μια διπλή παίζεται τέσσερις φορές ή n φορές όπως στο Jacquet de Versailles (K-DOUBLES)",
+    "help_2 points when the loser has borne off none (K-DOUBLE)":
+      "2 πόντοι όταν ο χαμένος δεν έχει μαζέψει κανένα πούλι (K-DOUBLE)",
+    "help_end the game as a draw when neither side has a legal step for any die value (RULES-KIN.md §8.5)":
+      "το παιχνίδι λήγει ισόπαλο όταν καμία πλευρά δεν έχει νόμιμο βήμα για καμία τιμή ζαριού (RULES-KIN.md §8.5)",
+    "help_the sides move in opposite directions (every rule source), or in parallel (the Fevga infobox reading, W-MOVE)":
+      "οι πλευρές κινούνται αντίθετα (κάθε πηγή κανόνων) ή παράλληλα (η ανάγνωση του πλαισίου της Φεύγας, W-MOVE)",
+    "help_checkers per side (gnubg hypergammon1..3)":
+      "πούλια ανά πλευρά (gnubg hypergammon1..3)",
+    "help_gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube yet, so every win is then single (H-JACOBY)":
+      "τα διπλά μετρούν μόνο αφού γυρίσει ο κύβος, σε κάθε παιχνίδι (PlayStrategy)· χωρίς γυρισμένο κύβο κάθε νίκη είναι μονή (H-JACOBY)",
   },
   tr: {
     tagline: 'Tavlayı motora karşı ya da bu ekranda bir arkadaşınıza karşı oynayın: sizin tarafınız altta, taşlar sağ altta toplanır.',
@@ -316,5 +363,50 @@ window.TAVLI_I18N = {
     'err_missed doubles below CP': "CP'nin altında kaçan katlamalar", 'err_missed doubles above CP': "CP'nin üstünde kaçan katlamalar",
     'err_wrong doubles below DP': "DP'nin altında yanlış katlamalar", 'err_wrong doubles above TG': "TG'nin üstünde yanlış katlamalar",
     'err_wrong takes': 'yanlış kabuller', 'err_wrong passes': 'yanlış paslar',
+    // the rule options' descriptions (GET /variants "help"), keyed help_<the English text>
+    "help_the first checker must reach r >= 13 (pass the opponent's start) or r >= 12 before others move (D-RUNNER)":
+      "ilk taş, diğerleri oynamadan önce r >= 13'e (rakibin başlangıcını geçmeli) ya da r >= 12'ye ulaşmalı (D-RUNNER)",
+    "help_R1, may not hold all of r0..r5: checked on the position after the play, or after every step (D-R1STEP)":
+      "R1, r0..r5'in hepsi tutulamaz: hamleden sonraki pozisyonda ya da her adımdan sonra denetlenir (D-R1STEP)",
+    "help_R2: no six in r12..r17 (R2a), none of r13..r18 all held while the opponent has a start stack (R2b), at most four of r12..r17 (R2c) (D-R2)":
+      "R2: r12..r17'de altı yok (R2a), rakibin başlangıçta taşı varken r13..r18'in hepsi tutulamaz (R2b), r12..r17'den en çok dördü (R2c) (D-R2)",
+    "help_R4: prefer plays that leave the opponent a legal step; R3: open a wall before a trapped stack (D-R3R4)":
+      "R4: rakibe geçerli bir adım bırakan hamleler yeğlenir; R3: sıkışmış bir yığının önündeki duvar açılır (D-R3R4)",
+    "help_apply the unblock preference after the maximum-dice and higher-die rules, or before them (D-ORDER)":
+      "blok açma tercihi, en çok zar ve büyük zar kurallarından sonra ya da önce uygulanır (D-ORDER)",
+    "help_prime limit: at most four points of the opponent's starting table (R2c, bkgm), not all of one's own starting quarter (R1, pbmserv/FIBS), or none (D-MOULTEZIM)":
+      "blok sınırı: rakibin başlangıç çeyreğinde en çok dört hane (R2c, bkgm), kendi başlangıç çeyreğinin tamamı değil (R1, pbmserv/FIBS), ya da sınır yok (D-MOULTEZIM)",
+    "help_allow bearing off while one of your checkers is pinned (D-PINBEAROFF)":
+      "taşlarınızdan biri mahpusken toplamaya izin verilir (D-PINBEAROFF)",
+    "help_mother rule: judged on every position (state), only when the pin is made, or off (D-MOTHER)":
+      "ana taş kuralı: her pozisyonda (state), yalnızca taş hapsedildiğinde, ya da kapalı (D-MOTHER)",
+    "help_points for a mother win (D-MOTHER)":
+      "ana taş ile kazanmanın puanı (D-MOTHER)",
+    "help_first-turn doubles that let two checkers leave the head (D-NARDE-HEAD)":
+      "ilk elde baştan iki taşın çıkmasına izin veren çift zarlar (D-NARDE-HEAD)",
+    "help_six-prime rule checked on the position after the play, or after every step (D-NARDE-PRIME)":
+      "altılı blok kuralı hamleden sonraki pozisyonda ya da her adımdan sonra denetlenir (D-NARDE-PRIME)",
+    "help_an opponent's borne-off checker counts as ahead of a six-prime (D-NARDE-PRIME)":
+      "rakibin toplanmış bir taşı altılı bloğun önünde sayılır (D-NARDE-PRIME)",
+    "help_house rule: 3 points when the loser bore off none and has a checker in the winner's home (D-NARDE-SCORE)":
+      "ev kuralı: kaybeden hiç taş toplamadıysa ve kazananın evinde taşı varsa 3 puan (D-NARDE-SCORE)",
+    "help_the first checker must reach the last quarter (r >= 18) before others move, or pass its first point (r >= 19, a literal reading only) (K-RUNNER)":
+      "ilk taş, diğerleri oynamadan önce son çeyreğe (r >= 18) ulaşmalı ya da oranın ilk hanesini geçmeli (r >= 19, yalnızca harfi harfine okuma) (K-RUNNER)",
+    "help_the runner's arrival frees the other checkers for the rest of the same roll, or from the next turn (K-RELEASE)":
+      "öncünün varışı diğer taşları aynı zarın kalanı için ya da bir sonraki elden itibaren serbest bırakır (K-RELEASE)",
+    "help_six consecutive points (along the opponent's route) allowed freely, or only while holding r22 and r23 (K-PRIME)":
+      "(rakibin yolu boyunca) altı ardışık hane serbestçe, ya da yalnızca r22 ve r23 tutulurken (K-PRIME)",
+    "help_a double is played four times, or n times as in Jacquet de Versailles (K-DOUBLES)":
+      "çift zar dört kez, ya da Jacquet de Versailles'daki gibi n kez oynanır (K-DOUBLES)",
+    "help_2 points when the loser has borne off none (K-DOUBLE)":
+      "kaybeden hiç taş toplamadıysa 2 puan (K-DOUBLE)",
+    "help_end the game as a draw when neither side has a legal step for any die value (RULES-KIN.md §8.5)":
+      "iki tarafın da hiçbir zar değeri için geçerli adımı yoksa oyun berabere biter (RULES-KIN.md §8.5)",
+    "help_the sides move in opposite directions (every rule source), or in parallel (the Fevga infobox reading, W-MOVE)":
+      "taraflar ters yönlerde (tüm kural kaynakları) ya da paralel (Fevga bilgi kutusu okuması, W-MOVE) ilerler",
+    "help_checkers per side (gnubg hypergammon1..3)":
+      "taraf başına taş (gnubg hypergammon1..3)",
+    "help_gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube yet, so every win is then single (H-JACOBY)":
+      "marslar yalnızca katlama zarı döndükten sonra sayılır, her oyunda (PlayStrategy); zar dönmeden her kazanç tektir (H-JACOBY)",
   },
 };
