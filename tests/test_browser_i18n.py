@@ -19,7 +19,7 @@ import tavli
 import tavli.io
 
 from test_browser import SEED, black_to_move, browser, log_entries, opening, page, rolled, server_url, wait_idle  # noqa: F401
-from test_browser_rules import checked_screenshot, shown_move_text
+from test_browser_rules import checked_screenshot, new_game, shown_move_text
 
 # The engine (Black, to move) wins this last-roll race on any roll: it doubles before rolling.
 SURE_WIN = "XGID=-A----------------------a-:0:0:-1:00:0:0:0:0:10"
@@ -117,12 +117,7 @@ def test_a_tavli_match_in_greek(page, server_url):
 
 def test_hint_rollout_and_errors_follow_the_language(page, server_url, tmp_path):
     pg = page
-    pg.goto(f"{server_url}/?seed={SEED}&lang=el")
-    wait_idle(pg)
-    pg.select_option("#variant", "portes")
-    pg.select_option("#strength", "0")
-    pg.click("#new-game")
-    wait_idle(pg, "opening")
+    new_game(pg, server_url, "portes", SEED, query="&lang=el")
     pg.click("#roll")  # the engine starts and plays
     wait_idle(pg, "roll")
     pg.click("#roll")
@@ -161,12 +156,7 @@ def test_the_page_takes_the_games_facts_from_variants(page, server_url):
             g.update(opening="use_opening_dice", movement="parallel")
     fake = json.dumps(real)
     pg.route("**/api/v1/variants", lambda route: route.fulfill(status=200, content_type="application/json", body=fake))
-    pg.goto(f"{server_url}/?seed=1")
-    wait_idle(pg)
-    pg.select_option("#variant", "portes")
-    pg.select_option("#strength", "0")
-    pg.click("#new-game")
-    wait_idle(pg, "opening")
+    new_game(pg, server_url, "portes", 1)
     while pg.get_attribute("#board", "data-phase") == "opening":
         pg.click("#roll")
         wait_idle(pg)

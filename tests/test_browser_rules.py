@@ -47,9 +47,10 @@ def checked_screenshot(pg, tmp_path, name: str) -> None:
     assert len(set(raw[::97])) > 16  # a blank page would have a handful of byte values
 
 
-def new_game(pg, url: str, variant: str, seed: int = SEED, side: str = "0") -> None:
-    """A new single game at 0 plies, waiting for its opening roll; side "0", "1" or "both"."""
-    pg.goto(f"{url}/?seed={seed}")
+def new_game(pg, url: str, variant: str, seed: int = SEED, side: str = "0", query: str = "") -> None:
+    """A new single game at 0 plies, waiting for its opening roll; side "0", "1" or "both"; `query`
+    more of the address (such as "&lang=el")."""
+    pg.goto(f"{url}/?seed={seed}{query}")
     wait_idle(pg)
     pg.select_option("#variant", variant)
     pg.select_option("#side", side)
