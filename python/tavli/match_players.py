@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from . import _core
 from .players import core_player, player_options
 
-__all__ = ["core_players", "match_play_arg", "money_play_arg"]
+__all__ = ["core_players", "match_play_arg", "money_play_arg", "score_aware"]
 
 
 def core_players(players: Sequence[Any]) -> tuple[list[Any], list[tuple[bool, int]]]:
@@ -35,7 +35,7 @@ def _flat(options: Sequence[tuple[bool, int]]) -> tuple[bool, int, bool, int]:
     return sa0, cp0, sa1, cp1
 
 
-def money_play_arg(options: Sequence[tuple[bool, int]], cube_arg: tuple | None) -> tuple | None:
+def money_play_arg(options: Sequence[tuple[bool, int]], cube_arg: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
     """The core's `play` for tavli.simulate (None: no options). '+cube:N' needs the cube and
     '+score' a match score (cube={'match': ...})."""
     if not any(sa or cp for sa, cp in options):
@@ -49,11 +49,12 @@ def money_play_arg(options: Sequence[tuple[bool, int]], cube_arg: tuple | None) 
 
 
 def score_aware(options: Sequence[tuple[bool, int]]) -> bool:
+    """Whether either player plays score-aware."""
     return any(sa for sa, _ in options)
 
 
-def match_play_arg(options: Sequence[tuple[bool, int]], cycle: Sequence[str], target: int, cube_arg: tuple | None,
-                   met: Any) -> tuple | None:
+def match_play_arg(options: Sequence[tuple[bool, int]], cycle: Sequence[str], target: int,
+                   cube_arg: tuple[Any, ...] | None, met: Any) -> tuple[Any, ...] | None:
     """The core's `play` for tavli.simulate_matches (None: no options): the options, and in a
     cubeless match with a score-aware player the tables its games need (`met` for the games with
     the cube, None: Kazaross-XG2; cycle_met's for the others)."""
