@@ -137,3 +137,37 @@ def test_the_ray_shards_forward_the_options():
     local = tavli.simulate_matches(matches=6, **kw)
     shard = on_ray._counted_shard((tavli.simulate_matches, "matches", "first_match", dict(first_match=0, **kw)), 2, 4)
     assert all(np.array_equal(local[k][2:], shard[k]) for k in local)
+
+
+def test_searched_cube_decision_in_a_certain_win():
+    # White has two checkers on his ace point (any roll bears both off) and Black one checker
+    # off: a certain single win. No double +1, double/take +2, double/pass +1 at any depth, so a
+    # '+cube:1' player doubles and the '+cube:1' opponent passes: one point, by a pass.
+    b = tavli.Board.from_dict({"variant": "backgammon", "mover": [0] * 23 + [2],
+                               "opponent": [0] * 5 + [14] + [0] * 18, "off": [13, 1]})
+    for threads in (1, 2):
+        r = tavli.simulate("backgammon", 2, ("heuristic+cube:1", "heuristic+cube:1"), start=b.to_array(), cube=True,
+                           seed=1, threads=threads)
+        assert r["passed"].tolist() == [True, True] and r["scored"].tolist() == [1, 1]
+        assert r["cube"].tolist() == [1, 1] and r["winner"].tolist() == [0, 0]
+
+
+# Recorded at 1ff5d71, before the options existed (the cubeful search then single-threaded):
+# today's players and the search's values must stay as they were.
+BEFORE_CUBE_MATCHES = {  # simulate_matches("backgammon", 30, ("greedy", "heuristic"), target=5, seed=3, cube=True)
+    "winner": [0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
+    "score": [[16, 0], [5, 0], [4, 5], [4, 5], [8, 0], [8, 0], [6, 1], [10, 0], [10, 0], [16, 0], [16, 0], [5, 4], [9, 0], [0, 5], [2, 8], [8, 1], [0, 8], [5, 0], [5, 0], [8, 0], [6, 1], [7, 0], [4, 6], [16, 0], [8, 2], [18, 0], [10, 0], [16, 0], [9, 0], [16, 0]],
+    "games": [1, 2, 5, 4, 1, 1, 3, 2, 2, 1, 1, 6, 2, 2, 2, 3, 1, 2, 2, 1, 4, 2, 3, 1, 2, 2, 2, 1, 2, 1],
+}
+# cube_search.decide(DMP_POSITION's board, None, MatchState(7, (2, 4)), 2): nd, dt, dp, nd_mwc
+BEFORE_DECISION = (1.0950275052460106, 2.099269211804894, 1.0, 0.436676641688893)
+
+
+def test_todays_players_and_search_unchanged():
+    m = tavli.simulate_matches("backgammon", 30, ("greedy", "heuristic"), target=5, seed=3, cube=True)
+    assert {k: m[k].tolist() for k in BEFORE_CUBE_MATCHES} == BEFORE_CUBE_MATCHES
+    b = tavli.Board.from_id(DMP_POSITION)
+    for threads in (1, 2):
+        d = cube_search.decide(b, None, tavli.MatchState(7, (2, 4)), 2, threads=threads)
+        assert (d.nd, d.dt, d.dp, d.nd_mwc) == pytest.approx(BEFORE_DECISION, abs=1e-12)
+        assert (d.action, d.take) == ("too good to double, pass", "pass")

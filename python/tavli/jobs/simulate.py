@@ -66,7 +66,10 @@ def simulate(
     `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
     arrays; `ray_address` or an already initialised Ray session; docs/distributed.md).
     `cube=True` (or a dict of options, tavli.cube_sim): money play with the doubling cube
-    (backgammon, nackgammon, hypergammon), adding cube, cube_owner, passed and scored."""
+    (backgammon, nackgammon, hypergammon), adding cube, cube_owner, passed and scored. With the
+    cube, players ending in '+cube:N' decide it by the cubeful search N plies deep, and at a match
+    score (cube={'match': ...}) players ending in '+score' rank their plays by match winning chance
+    (tavli.match_players)."""
     trajectories = require_bool("trajectories", trajectories)
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
