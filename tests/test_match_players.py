@@ -171,3 +171,14 @@ def test_todays_players_and_search_unchanged():
         d = cube_search.decide(b, None, tavli.MatchState(7, (2, 4)), 2, threads=threads)
         assert (d.nd, d.dt, d.dp, d.nd_mwc) == pytest.approx(BEFORE_DECISION, abs=1e-12)
         assert (d.action, d.take) == ("too good to double, pass", "pass")
+
+
+def test_met_is_a_score_aware_players_table_in_a_cubeless_match():
+    kw = dict(target=3, seed=6)
+    a = tavli.simulate_matches("backgammon", 3, ("greedy+score", "greedy"), met="Kazaross-XG2", **kw)
+    b = tavli.simulate_matches("backgammon", 3, ("greedy+score", "greedy"), **kw)  # Kazaross-XG2 by default
+    assert {k: v.tolist() for k, v in a.items()} == {k: v.tolist() for k, v in b.items()}
+    with pytest.raises(ValueError, match="met is for a match with the cube"):
+        tavli.simulate_matches("backgammon", 3, ("greedy", "greedy"), met="Kazaross-XG2", **kw)
+    with pytest.raises(ValueError, match="expected two player specs"):
+        tavli.simulate_matches("backgammon", 3, "greedy+score", **kw)

@@ -39,7 +39,7 @@ def main() -> None:
     mean = float(share.mean())
     half = 1.96 * float(share.std(ddof=1)) / math.sqrt(len(share))
     print(f"{a.kind} to {a.target}{' with the cube' if a.cube else ''}: {aware} vs {plain}, {a.pairs} mirrored pairs "
-          f"(seed {a.seed}): score-aware wins {mean:.4f} +- {half:.4f} of matches (95%), "
+          f"(seed {a.seed}): {aware} wins {mean:.4f} +- {half:.4f} of matches (95%), "
           f"{unfinished} unfinished, {time.time() - t0:.0f} s")
 
 

@@ -24,7 +24,7 @@ __all__ = ["core_players", "match_play_arg", "money_play_arg", "score_aware"]
 
 def core_players(players: Sequence[Any]) -> tuple[list[Any], list[tuple[bool, int]]]:
     """The two players as the core takes them and their (score_aware, cube_plies) options."""
-    if isinstance(players, (str, bytes)) or len(players) != 2:
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) != 2:
         raise ValueError("players: expected two player specs, e.g. ('greedy', 'random')")
     split = [player_options(p) for p in players]
     return [core_player(base) for base, _, _ in split], [(sa, cp) for _, sa, cp in split]

@@ -159,11 +159,10 @@ def simulate_matches(
         next_starter = NEXT_STARTER.get(cycle[0], "previous_winner") if len(cycle) == 1 else "previous_winner"
     specs, play_options = core_players(players)
     games = [(g, to_pairs(options.get(g, {})), openings[g]) for g in cycle]
-    cubeless_met = met if cube is False or cube is None else None  # a score-aware player's table (cubeless match)
-    if cubeless_met is not None and not score_aware(play_options):
-        cubeless_met = None  # match_cube_arg names the mistake
-    cube_arg = match_cube_arg(cube, None if cubeless_met is not None else met, cycle, target, next_starter, openings)
-    play = match_play_arg(play_options, cycle, target, cube_arg, cubeless_met)
+    # met= is the cube's table; in a cubeless match a score-aware player's (else match_cube_arg refuses it).
+    met_for_scores = (cube is None or cube is False) and score_aware(play_options)
+    cube_arg = match_cube_arg(cube, None if met_for_scores else met, cycle, target, next_starter, openings)
+    play = match_play_arg(play_options, cycle, target, cube_arg, met if met_for_scores else None)
     deadline = Deadline(time_limit)
     return run_chunks(lambda first, n: _core._simulate_matches(games, target, next_starter, specs, first_match + first,
                                                                n, seed, threads, max_plies, deadline.remaining(), cube_arg,
