@@ -62,7 +62,7 @@ void bind_cube_search(py::module_& m) {
     py::list plays;
     for (const CubefulPlayValue& v : a.plays) plays.append(py::make_tuple(play_py(v.play, dice), v.equity, maybe(v.mwc), v.plies));
     return py::make_tuple(plays, a.plies, a.nodes);
-  }, "The plays for the roll valued by the cubeful n-ply search (tavli.cube_search.analyze).", py::arg("game"),
+  }, "The plays for the roll valued by the cubeful n-ply search (tavli.cube_search.analyze).", py::arg("board"),
         py::arg("dice"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("plies"), py::arg("filters"),
         py::arg("evaluator"), py::arg("threads") = 1);
 
@@ -78,7 +78,7 @@ void bind_cube_search(py::module_& m) {
     });
     return py::make_tuple(d.available, d.nd, maybe(d.dt), maybe(d.dp), maybe(d.nd_mwc), maybe(d.dt_mwc),
                           maybe(d.dp_mwc), action_name(d.action), take_name(d.take), d.efficiency, nodes);
-  }, "The cube decision by the cubeful n-ply search (tavli.cube.cube_decision with plies >= 1).", py::arg("game"),
+  }, "The cube decision by the cubeful n-ply search (tavli.cube.cube_decision with plies >= 1).", py::arg("board"),
         py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("plies"), py::arg("filters"), py::arg("evaluator"),
         py::arg("threads") = 1);
 
