@@ -22,9 +22,10 @@ namespace {
 
 using FilterArgs = std::vector<std::tuple<int, int, double>>;
 
-SearchOptions options(int plies, const FilterArgs& filters) {
+SearchOptions options(int plies, const FilterArgs& filters, int threads = 1) {
   SearchOptions o;
   o.plies = plies;
+  o.threads = threads;
   for (const auto& [a, e, th] : filters) o.filters.push_back(MoveFilter{a, e, static_cast<float>(th)});
   return o;
 }
@@ -49,9 +50,10 @@ MatchUtility utility_arg(const std::array<double, 7>& after) {
 
 void bind_cube_search(py::module_& m) {
   m.def("_cubeful_analyze", [](const Game& g, std::pair<int, int> d, const CubeState& cube, const MatchState& match,
-                               const MatchEquityTable& met, int plies, const FilterArgs& filters, py::handle evaluator) {
+                               const MatchEquityTable& met, int plies, const FilterArgs& filters, py::handle evaluator,
+                               int threads) {
     const Dice dice = make_dice(d.first, d.second);
-    const SearchOptions opt = options(plies, filters);
+    const SearchOptions opt = options(plies, filters, threads);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     const CubefulAnalysis a = tavli_bindings::run_stoppable(0, [&] {
@@ -60,11 +62,14 @@ void bind_cube_search(py::module_& m) {
     py::list plays;
     for (const CubefulPlayValue& v : a.plays) plays.append(py::make_tuple(play_py(v.play, dice), v.equity, maybe(v.mwc), v.plies));
     return py::make_tuple(plays, a.plies, a.nodes);
-  }, "The plays for the roll valued by the cubeful n-ply search (tavli.cube_search.analyze).");
+  }, "The plays for the roll valued by the cubeful n-ply search (tavli.cube_search.analyze).", py::arg("board"),
+        py::arg("dice"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("plies"), py::arg("filters"),
+        py::arg("evaluator"), py::arg("threads") = 1);
 
   m.def("_cubeful_decision", [](const Game& g, const CubeState& cube, const MatchState& match,
-                                const MatchEquityTable& met, int plies, const FilterArgs& filters, py::handle evaluator) {
-    const SearchOptions opt = options(plies, filters);
+                                const MatchEquityTable& met, int plies, const FilterArgs& filters, py::handle evaluator,
+                                int threads) {
+    const SearchOptions opt = options(plies, filters, threads);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     std::int64_t nodes = 0;
@@ -73,7 +78,9 @@ void bind_cube_search(py::module_& m) {
     });
     return py::make_tuple(d.available, d.nd, maybe(d.dt), maybe(d.dp), maybe(d.nd_mwc), maybe(d.dt_mwc),
                           maybe(d.dp_mwc), action_name(d.action), take_name(d.take), d.efficiency, nodes);
-  }, "The cube decision by the cubeful n-ply search (tavli.cube.cube_decision with plies >= 1).");
+  }, "The cube decision by the cubeful n-ply search (tavli.cube.cube_decision with plies >= 1).", py::arg("board"),
+        py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("plies"), py::arg("filters"), py::arg("evaluator"),
+        py::arg("threads") = 1);
 
   m.def("_met_after_game", [](const MatchEquityTable& met, int away0, int away1, bool one_away_now, int self,
                               int winner, int points) {

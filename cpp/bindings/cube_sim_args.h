@@ -4,12 +4,14 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "tavli/cube_player.h"
+#include "tavli/match_player.h"
 
 namespace tavli_bindings {
 
@@ -39,6 +41,38 @@ inline std::unique_ptr<CubeSimArg> cube_sim_arg(pybind11::handle cube) {
     a->met.emplace(t[5].cast<const tavli::MatchEquityTable&>());
     a->opt.met = &*a->met;
   }
+  return a;
+}
+
+// The match-play options of the two players and what score-aware play ranks by (kept together:
+// scores.met points into met).
+struct MatchPlayArg {
+  tavli::ScoreTable scores;
+  std::optional<tavli::MatchEquityTable> met;
+  MatchPlayArg() = default;
+  MatchPlayArg(const MatchPlayArg&) = delete;
+  MatchPlayArg& operator=(const MatchPlayArg&) = delete;
+};
+
+// None: neither player has match-play options (null). Else tavli.match_players' tuple
+// (score_aware White, cube_plies White, score_aware Black, cube_plies Black, a MatchEquityTable or
+// None, the cycle's tables T[g][a][b] or None), set on `specs`.
+inline std::unique_ptr<MatchPlayArg> match_play_arg(pybind11::handle play, tavli::PlayerSpec specs[2]) {
+  if (play.is_none()) return nullptr;
+  const auto t = play.cast<pybind11::tuple>();
+  if (t.size() != 6)
+    throw std::invalid_argument("play: (score_aware0, cube_plies0, score_aware1, cube_plies1, met, cycle tables)");
+  for (int k = 0; k < 2; ++k) {
+    specs[k].score_aware = t[static_cast<std::size_t>(2 * k)].cast<bool>();
+    specs[k].cube_plies = t[static_cast<std::size_t>(2 * k + 1)].cast<int>();
+    if (specs[k].cube_plies < 0 || specs[k].cube_plies > 8) throw std::invalid_argument("cube_plies must be 0..8");
+  }
+  auto a = std::make_unique<MatchPlayArg>();
+  if (!t[4].is_none()) {
+    a->met.emplace(t[4].cast<const tavli::MatchEquityTable&>());
+    a->scores.met = &*a->met;
+  }
+  if (!t[5].is_none()) a->scores.cycle = t[5].cast<std::vector<std::vector<std::vector<double>>>>();
   return a;
 }
 

@@ -543,10 +543,12 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("_simulate", [](const std::string& variant, const OptionList& options, const std::vector<PlayerArg>& players,
                         std::int64_t first, std::int64_t games, std::uint64_t seed, int threads, int max_plies,
-                        py::object start_row, bool keep_trajectories, double time_limit, py::object cube) {
+                        py::object start_row, bool keep_trajectories, double time_limit, py::object cube,
+                        py::object play) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     PlayerSpec specs[2];
     player_specs(players, specs, {&rules});
+    const auto play_arg = tavli_bindings::match_play_arg(play, specs);  // the cube referee has the table
     const auto cube_arg = tavli_bindings::cube_sim_arg(cube);  // null: cubeless
     if (games < 0 || games > 100000000 || first < 0) throw std::invalid_argument("games must be 0..100000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
@@ -620,7 +622,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("_simulate_matches", [](const std::vector<std::tuple<std::string, OptionList, std::string>>& cycle, int target,
                                 const std::string& next_starter, const std::vector<PlayerArg>& players,
                                 std::int64_t first, std::int64_t matches, std::uint64_t seed, int threads,
-                                int max_plies, double time_limit, py::object cube) {
+                                int max_plies, double time_limit, py::object cube, py::object play) {
     const auto cube_arg = tavli_bindings::cube_sim_arg(cube);  // null: cubeless
     std::vector<MatchGame> games;
     for (const auto& [variant, options, opening] : cycle)
@@ -631,6 +633,7 @@ PYBIND11_MODULE(_core, m) {
     std::vector<const Rules*> all;
     for (const MatchGame& mg : games) all.push_back(&mg.rules);
     player_specs(players, specs, all);
+    const auto play_arg = tavli_bindings::match_play_arg(play, specs);  // null: no match-play options
     if (matches < 0 || matches > 10000000 || first < 0) throw std::invalid_argument("matches must be 0..10000000");
     if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
     std::vector<MatchSummary> res;
@@ -639,7 +642,8 @@ PYBIND11_MODULE(_core, m) {
       if (cube_arg)  // games start with an opening roll (backgammon's rule), as tavli.cube_sim checks
         return simulate_cube_matches(games[0].rules, target, specs, cube_arg->opt, first, matches, seed, threads,
                                      max_plies);
-      return simulate_matches(games, target, ns, specs, first, matches, seed, threads, max_plies);
+      return simulate_matches(games, target, ns, specs, first, matches, seed, threads, max_plies,
+                              play_arg ? &play_arg->scores : nullptr);
     });
     const auto n = static_cast<py::ssize_t>(res.size());
     py::array_t<std::int8_t> winner(n);

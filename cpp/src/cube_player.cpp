@@ -5,6 +5,8 @@
 #include <string>
 
 #include "tavli/cubeful.h"
+#include "tavli/cubeful_search.h"
+#include "tavli/match_player.h"
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
 #include "tavli/rng.h"
@@ -34,6 +36,12 @@ int cube_cap(const CubeState& cube) { return cube.max_cube ? std::min(cube.max_c
 const MatchEquityTable& unused_table() {
   static const MatchEquityTable t("unused (money play)", {{0.5}}, {std::vector<double>{}, std::vector<double>{}});
   return t;
+}
+
+bool same_filters(const std::vector<MoveFilter>& a, const std::vector<MoveFilter>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const MoveFilter& x, const MoveFilter& y) {
+    return x.accept == y.accept && x.extra == y.extra && x.threshold == y.threshold;
+  });
 }
 
 bool doubles(CubeAction a) {
@@ -68,16 +76,15 @@ bool CubeReferee::before_roll(const PlayerSpec players[2], const Position& pos, 
   const Player taker = other(mover);
   if (!opt_.handles[mover] || !may_double(cube_, opt_.match, mover) || 2 * cube_.value > cube_cap(cube_))
     return false;
-  const MatchEquityTable& met = opt_.met ? *opt_.met : unused_table();  // read in match play only
-  const double x = cube_efficiency(pos, rules);
-  const Evaluator& mine = players[mover].eval();
-  const CubeDecision d = cube_decision(ordered(mine.evaluate(pos, rules)), cube_, opt_.match, mover, x, met);
+  const CubeDecision d = decide(players[mover], pos, rules, mover);
   if (!doubles(d.action)) return false;
   TakeDecision answer = TakeDecision::Take;
   if (opt_.handles[taker]) {
-    const Evaluator& theirs = players[taker].eval();
-    answer = &theirs == &mine ? d.take
-                              : cube_decision(ordered(theirs.evaluate(pos, rules)), cube_, opt_.match, mover, x, met).take;
+    const PlayerSpec &me = players[mover], &them = players[taker];
+    // The same judgement (evaluator, depth, filters) answers as it doubled.
+    const bool same = &them.eval() == &me.eval() && them.cube_plies == me.cube_plies &&
+                      (me.cube_plies == 0 || same_filters(them.filters, me.filters));
+    answer = same ? d.take : decide(them, pos, rules, mover).take;
   }
   if (answer == TakeDecision::Pass) {
     out.winner = static_cast<std::int8_t>(mover);
@@ -96,6 +103,22 @@ bool CubeReferee::before_roll(const PlayerSpec players[2], const Position& pos, 
   out.cube = cube_.value;
   out.cube_owner = static_cast<std::int8_t>(cube_.owner);
   return false;
+}
+
+CubeDecision CubeReferee::decide(const PlayerSpec& p, const Position& pos, const Rules& rules, Player mover) const {
+  const MatchEquityTable& met = opt_.met ? *opt_.met : unused_table();  // read in match play only
+  if (p.cube_plies == 0)
+    return cube_decision(ordered(p.eval().evaluate(pos, rules)), cube_, opt_.match, mover, cube_efficiency(pos, rules),
+                         met);
+  SearchOptions so;
+  so.plies = p.cube_plies;
+  so.filters = p.filters;
+  return cubeful_decision(pos, rules, mover, cube_, opt_.match, met, p.eval(), so);
+}
+
+MatchUtility CubeReferee::utility(Player mover) const {
+  if (opt_.match.money()) return MatchUtility{};
+  return met_utility(*opt_.met, {opt_.match.away(kWhite), opt_.match.away(kBlack)}, mover, cube_.value);
 }
 
 void CubeReferee::finish(GameSummary& out) const {

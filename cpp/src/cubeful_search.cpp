@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "tavli/interrupt.h"
+#include "tavli/parallel.h"
 
 namespace tavli {
 namespace {
@@ -132,18 +133,24 @@ class CubefulSearch {
                std::vector<double>& out) {
     check_stop();
     out.assign(states.size(), 0.0);
+    std::vector<double> best;
+    for (const WeightedRoll& wr : all_rolls()) {
+      best_after_roll(pos, mover, wr.dice, states, depth, level, best);
+      for (std::size_t s = 0; s < states.size(); ++s) out[s] += best[s] * wr.weight / 36.0;
+    }
+  }
+
+  // The mover's best play for `dice`, valued in each state (play_on's term for one roll).
+  void best_after_roll(const Position& pos, Player mover, Dice dice, const std::vector<CubeState>& states, int depth,
+                       int level, std::vector<double>& best) {
     MoveList list;
     std::vector<std::vector<double>> vals;
     std::vector<int> keep;
-    for (const WeightedRoll& wr : all_rolls()) {
-      gen_.generate(pos, rules_, wr.dice, list);
-      plays(pos, mover, list, states, depth, level, vals, keep);
-      for (std::size_t s = 0; s < states.size(); ++s) {
-        double best = -std::numeric_limits<double>::infinity();
-        for (int i : keep) best = std::max(best, vals[static_cast<std::size_t>(i)][s]);
-        out[s] += best * wr.weight / 36.0;
-      }
-    }
+    thread_generator().generate(pos, rules_, dice, list);
+    plays(pos, mover, list, states, depth, level, vals, keep);
+    best.assign(states.size(), -std::numeric_limits<double>::infinity());
+    for (std::size_t s = 0; s < states.size(); ++s)
+      for (int i : keep) best[s] = std::max(best[s], vals[static_cast<std::size_t>(i)][s]);
   }
 
   // The mover's value of each play of `list` in each state, its result searched depth - 1 plies;
@@ -235,8 +242,22 @@ class CubefulSearch {
   const std::vector<MoveFilter>& filters_;
   std::array<int, 2> away_;
   bool one_away_now_;
-  MoveGenerator gen_;
 };
+
+// The root's independent items (its kept plays, or its rolls), fn(searcher, item) for each on up
+// to `threads` threads. Each item has a searcher of its own, its own transposition memo, whatever
+// the thread count, so values and node counts (returned: their sum) do not depend on it.
+template <class Fn>
+std::int64_t root_items(std::size_t n, int threads, const Rules& rules, const Evaluator& ev, const MatchState& match,
+                        const MatchEquityTable& met, const std::vector<MoveFilter>& filters, Fn fn) {
+  std::vector<std::int64_t> nodes(n, 0);
+  parallel_for(static_cast<std::int64_t>(n), threads, [&](std::int64_t i) {
+    CubefulSearch s(rules, ev, match, met, filters);
+    fn(s, static_cast<std::size_t>(i));
+    nodes[static_cast<std::size_t>(i)] = s.nodes;
+  });
+  return std::accumulate(nodes.begin(), nodes.end(), std::int64_t{0});
+}
 
 void check_arguments(const Rules& rules, const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
                      const SearchOptions& opt) {
@@ -247,6 +268,7 @@ void check_arguments(const Rules& rules, const CubeState& cube, const MatchState
     throw std::invalid_argument("the match equity table " + met.name() + " covers matches up to " +
                                 std::to_string(met.length()) + " points, not " + std::to_string(match.length));
   if (opt.plies < 0 || opt.plies > 8) throw std::invalid_argument("cubeful search plies must be 0..8");
+  if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("cubeful search threads must be 1..1024");
   for (const MoveFilter& f : opt.filters)
     if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0))
       throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");
@@ -272,15 +294,24 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
   if (opt.plies >= 1) search.select(vals, root, keep);
   if (list.size() == 1) keep = {0};
   std::vector<int> depth_of(static_cast<std::size_t>(list.size()), 0);
-  std::vector<double> v;
-  for (int i : keep) {
-    depth_of[static_cast<std::size_t>(i)] = opt.plies;
-    if (opt.plies == 0) continue;
-    Position child = list[i].result;
-    child.flip();
-    if (outcome_after_play(pos, child, rules, other(mover))) continue;  // exact already
-    search.node(child, other(mover), cubes, opt.plies, 1, nullptr, v);
-    vals[static_cast<std::size_t>(i)][0] = search.flip(v[0]);
+  for (int i : keep) depth_of[static_cast<std::size_t>(i)] = opt.plies;
+  if (opt.plies > 0) {
+    // Each kept play is searched by a searcher of its own (see root_items).
+    std::vector<double> deep(keep.size());
+    search.nodes += root_items(keep.size(), opt.threads, rules, ev, match, met, opt.filters,
+                               [&](CubefulSearch& s, std::size_t k) {
+      const int i = keep[k];
+      Position child = list[i].result;
+      child.flip();
+      if (outcome_after_play(pos, child, rules, other(mover))) {  // exact already
+        deep[k] = vals[static_cast<std::size_t>(i)][0];
+        return;
+      }
+      std::vector<double> v;
+      s.node(child, other(mover), cubes, opt.plies, 1, nullptr, v);
+      deep[k] = s.flip(v[0]);
+    });
+    for (std::size_t k = 0; k < keep.size(); ++k) vals[static_cast<std::size_t>(keep[k])][0] = deep[k];
   }
   std::vector<int> order(static_cast<std::size_t>(list.size()));
   std::iota(order.begin(), order.end(), 0);
@@ -315,7 +346,16 @@ CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mo
   if (opt.plies == 0) {
     search.leaf(pos, p, mover, states, r);
   } else {
-    search.play_on(pos, mover, states, opt.plies, 0, r);
+    // play_on's average, each roll searched by a searcher of its own (see root_items).
+    const auto& rolls = all_rolls();
+    std::vector<std::vector<double>> best(rolls.size());
+    search.nodes += root_items(rolls.size(), opt.threads, rules, ev, match, met, opt.filters,
+                               [&](CubefulSearch& s, std::size_t k) {
+      s.best_after_roll(pos, mover, rolls[k].dice, states, opt.plies, 0, best[k]);
+    });
+    r.assign(states.size(), 0.0);
+    for (std::size_t k = 0; k < rolls.size(); ++k)
+      for (std::size_t i = 0; i < states.size(); ++i) r[i] += best[k][i] * rolls[k].weight / 36.0;
   }
   if (nodes) *nodes = search.nodes;
   CubeDecision d;

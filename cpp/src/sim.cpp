@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "tavli/best_play.h"
 #include "tavli/cube_player.h"
 #include "tavli/interrupt.h"
 #include "tavli/match.h"
+#include "tavli/match_player.h"
 #include "tavli/parallel.h"
 #include "tavli/playout.h"
 #include "tavli/rng.h"
@@ -14,23 +16,34 @@
 
 namespace tavli {
 
+namespace {
+
+// The index in `list` of the search's first play.
+int searched_play(const PlayerSpec& p, int plies, const Evaluator& ev, const Position& pos, const Rules& rules,
+                  Dice dice, const MoveList& list, const MatchUtility* utility) {
+  SearchOptions opt;
+  opt.plies = plies;
+  opt.filters = p.filters;
+  if (utility) opt.utility = *utility;
+  const Analysis a = analyze(pos, rules, dice, ev, opt);
+  for (int i = 0; i < list.size(); ++i)
+    if (list[i].result == a.plays.front().play.result) return i;
+  return 0;
+}
+
+}  // namespace
+
 int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
-                const MoveList& list, Rng& rng) {
+                const MoveList& list, Rng& rng, const MatchUtility* utility) {
   if (list.size() == 1) return 0;
+  const MatchUtility* u = utility && utility->active ? utility : nullptr;
   switch (p.kind) {
     case PlayerSpec::Kind::Random:
       return static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())));
     case PlayerSpec::Kind::Greedy:
-      return best_play(ev, pos, rules, list);
-    case PlayerSpec::Kind::Search: {
-      SearchOptions opt;
-      opt.plies = p.plies;
-      opt.filters = p.filters;
-      const Analysis a = analyze(pos, rules, dice, ev, opt);
-      for (int i = 0; i < list.size(); ++i)
-        if (list[i].result == a.plays.front().play.result) return i;
-      return 0;
-    }
+      return u ? searched_play(p, 0, ev, pos, rules, dice, list, u) : best_play(ev, pos, rules, list);
+    case PlayerSpec::Kind::Search:
+      return searched_play(p, p.plies, ev, pos, rules, dice, list, u);
   }
   return 0;
 }
@@ -77,7 +90,9 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
     if (cube && !opening.has_dice && cube->before_roll(players, pos, rules, mover, out)) return out;
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
-    const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng);
+    // A score-aware player at a match score ranks by its match winning chance (cube value included).
+    const MatchUtility u = cube && players[mover].score_aware ? cube->utility(mover) : MatchUtility{};
+    const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng, &u);
     if (trajectory) {
       pos.to_row(row, mover);
       trajectory->positions.insert(trajectory->positions.end(), row, row + kRowBytes);
@@ -120,7 +135,12 @@ std::vector<GameSummary> simulate(const Rules& rules, const PlayerSpec players[2
 
 std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, int target, int next_starter,
                                            const PlayerSpec players[2], std::int64_t first, std::int64_t n,
-                                           std::uint64_t seed, int threads, int max_plies_per_game) {
+                                           std::uint64_t seed, int threads, int max_plies_per_game,
+                                           const ScoreTable* scores) {
+  if (players[0].score_aware || players[1].score_aware) {
+    if (!scores) throw std::invalid_argument("score-aware players need a score table (match_player.h)");
+    validate_score_table(*scores, cycle, target);
+  }
   std::vector<MatchSummary> out(static_cast<std::size_t>(n));
   parallel_for(n, threads, [&](std::int64_t i) {
     Rng rng(Rng::derive(seed, static_cast<std::uint64_t>(first + i)));
@@ -149,8 +169,12 @@ std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, 
       }
       const Game& g = m.game();
       gen.generate(g.position(), g.rules(), dice, list);
-      const int k =
-          choose_play(players[g.turn()], players[g.turn()].eval(), g.position(), g.rules(), dice, list, rng);
+      const PlayerSpec& p = players[g.turn()];
+      MatchUtility u;
+      if (p.score_aware)
+        u = score_utility(*scores, g.rules(), target, {m.score(kWhite), m.score(kBlack)}, g.turn(),
+                          m.game_number() % static_cast<int>(cycle.size()));
+      const int k = choose_play(p, p.eval(), g.position(), g.rules(), dice, list, rng, &u);
       m.play(list[k], dice);
     }
     MatchSummary& r = out[static_cast<std::size_t>(i)];

@@ -186,6 +186,9 @@ def _evaluate_batch(
 _PlayerArg = tuple[str, int, list[tuple[int, int, float]], Any]
 # tavli.cube_sim: (jacoby, beavers, max_cube, handles White, handles Black, table or None, match state)
 _CubeSimArg = tuple[bool, bool, int, bool, bool, Any, Any]
+# tavli.match_players: (score_aware White, cube_plies White, score_aware Black, cube_plies Black,
+# a MatchEquityTable or None, the cycle's tables T[g][a][b] or None)
+_MatchPlayArg = tuple[bool, int, bool, int, Any, list[list[list[float]]] | None]
 
 def _simulate(
     variant: str,
@@ -200,6 +203,7 @@ def _simulate(
     keep_trajectories: bool,
     time_limit: float,
     cube: _CubeSimArg | None,
+    play: _MatchPlayArg | None,
 ) -> dict[str, npt.NDArray[Any]]: ...
 def _simulate_matches(
     cycle: list[tuple[str, list[tuple[str, str]], str]],
@@ -213,6 +217,7 @@ def _simulate_matches(
     max_plies: int,
     time_limit: float,
     cube: _CubeSimArg | None,
+    play: _MatchPlayArg | None,
 ) -> dict[str, npt.NDArray[Any]]: ...
 
 # --- rollouts (cpp/include/tavli/rollout.h; wrapped by Board.rollout) ------------------------------
@@ -405,11 +410,11 @@ def _cube_decision(
 def _cube_efficiency(board: Board) -> tuple[str, float]: ...
 def _cubeful_analyze(
     board: Board, dice: tuple[int, int], cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
-    filters: list[tuple[int, int, float]], evaluator: Any,
+    filters: list[tuple[int, int, float]], evaluator: Any, threads: int = ...,
 ) -> tuple[list[tuple[Play, float, float | None, int]], int, int]: ...
 def _cubeful_decision(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
-    filters: list[tuple[int, int, float]], evaluator: Any,
+    filters: list[tuple[int, int, float]], evaluator: Any, threads: int = ...,
 ) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float, int]: ...
 def _met_after_game(
     met: MatchEquityTable, away0: int, away1: int, one_away_now: bool, player: int, winner: int, points: int

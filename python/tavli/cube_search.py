@@ -46,12 +46,14 @@ class CubefulAnalysis:
     nodes: int
 
 
-def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any):
+def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any, threads: Any):
     from .evaluators import evaluator_arg, filters_arg
     from .cube import _cube_arg, _match_arg, _met_arg
 
     if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be an integer 0..{MAX_PLIES}, got {plies!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 1024:
+        raise ValueError(f"threads must be an integer 1..1024, got {threads!r}")
     cube_s, match_s = _cube_arg(cube), _match_arg(match)
     _core._validate_cube_for(board.variant, cube_s, match_s)
     if not _core._variant_takes_cube(board.variant):
@@ -60,28 +62,31 @@ def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: 
 
 
 def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
-            met: Any = None, evaluator: Any = None) -> CubefulAnalysis:
+            met: Any = None, evaluator: Any = None, threads: int = 1) -> CubefulAnalysis:
     """The legal plays for the roll, best first, valued by the cubeful search `plies` deep (move
-    filters as Board.analyze's). cube/match as tavli.cube's (None: centred cube, money play)."""
-    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator)
+    filters as Board.analyze's). cube/match as tavli.cube's (None: centred cube, money play).
+    `threads`: the plays searched deep are shared out among them (the same results for any count)."""
+    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
     if board.is_game_over():
         raise ValueError("the game is over: there are no legal plays")
-    plays, done, nodes = _core._cubeful_analyze(board, parse_dice(dice), cube_s, match_s, table, plies, flt, ev)
+    plays, done, nodes = _core._cubeful_analyze(board, parse_dice(dice), cube_s, match_s, table, plies, flt, ev,
+                                                threads)
     return CubefulAnalysis([CubefulPlay(*p) for p in plays], done, nodes)
 
 
 def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
-           met: Any = None, evaluator: Any = None) -> "CubeDecision":
+           met: Any = None, evaluator: Any = None, threads: int = 1) -> "CubeDecision":
     """The cube decision for the board's side to move by the cubeful search `plies` deep
-    (tavli.cube.CubeDecision; its probabilities are the 0-ply cubeless ones of the position)."""
+    (tavli.cube.CubeDecision; its probabilities are the 0-ply cubeless ones of the position).
+    `threads`: the 21 rolls are shared out among them (the same decision for any count)."""
     from .results import Probabilities
     from .cube import CubeDecision
 
-    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator)
+    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
     if board.is_game_over():
         raise ValueError("the game is over: no cube decision")
     available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, _nodes = _core._cubeful_decision(
-        board, cube_s, match_s, table, plies, flt, ev)
+        board, cube_s, match_s, table, plies, flt, ev, threads)
     cls, _ = _core._cube_efficiency(board)
     probs = board.evaluate(0, evaluator=evaluator).probabilities
     return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies, cube_s,

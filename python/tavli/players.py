@@ -10,7 +10,49 @@ from .evaluators import evaluator_arg, filters_arg
 from .nn import Net
 
 
+MAX_CUBE_PLIES = 4
+_MATCH_KEYS = ("score_aware", "cube_plies")
+
+
+def player_options(spec: Any) -> tuple[Any, bool, int]:
+    """(spec without its match-play options, score_aware, cube_plies). The options, for
+    tavli.simulate_matches and tavli.simulate with the cube (tavli.match_players): a string spec
+    may end in '+score' (rank the plays by match winning chance at the score) and '+cube:N' (cube
+    decisions by the cubeful search N plies deep, N = 0..4), e.g. 'search:1+score+cube:1'; a dict
+    spec takes the keys "score_aware" (bool) and "cube_plies" (int)."""
+    if isinstance(spec, dict):
+        sa, cp = spec.get("score_aware", False), spec.get("cube_plies", 0)
+        if not isinstance(sa, bool):
+            raise ValueError(f"player {spec!r}: 'score_aware' must be True or False")
+        if isinstance(cp, bool) or not isinstance(cp, int) or not 0 <= cp <= MAX_CUBE_PLIES:
+            raise ValueError(f"player {spec!r}: 'cube_plies' must be plies 0..{MAX_CUBE_PLIES}")
+        return {k: v for k, v in spec.items() if k not in _MATCH_KEYS}, sa, cp
+    if not isinstance(spec, str) or "+" not in spec:
+        return spec, False, 0
+    base, *opts = (part.strip().lower() for part in spec.split("+"))
+    score_aware, cube_plies = False, 0
+    for o in opts:
+        if o == "score" and not score_aware:
+            score_aware = True
+        elif o.startswith("cube:") and o[5:].isdigit() and 0 <= int(o[5:]) <= MAX_CUBE_PLIES and not cube_plies:
+            cube_plies = int(o[5:])
+        else:
+            raise ValueError(f"player {spec!r}: unknown option {o!r} (known: '+score', '+cube:N' with N = "
+                             f"0..{MAX_CUBE_PLIES}, each once)")
+    return base, score_aware, cube_plies
+
+
 def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
+    """A player as the core takes it; match-play options (player_options) are refused here: they
+    are for tavli.simulate_matches and tavli.simulate with the cube."""
+    base, score_aware, cube_plies = player_options(spec)
+    if score_aware or cube_plies:
+        raise ValueError(f"player {spec!r}: score-aware play (+score) and n-ply cube decisions (+cube:N) are "
+                         f"for tavli.simulate_matches and tavli.simulate with the cube")
+    return core_player(base)
+
+
+def core_player(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
     """A player as the core takes it: (kind, plies, filters, core evaluator or None for the
     heuristic). Specs: 'random'; 'greedy' or '0ply' (0-ply with the default evaluator: the shipped
     net of the game, tavli.nn.default_evaluator()); 'heuristic' (0-ply with the hand-written
@@ -22,9 +64,10 @@ def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
     if isinstance(spec, (Net, ClassNets)):
         return ("greedy", 0, [], evaluator_arg(spec))
     if isinstance(spec, dict):
-        unknown = set(spec) - {"search", "filters", "evaluator"}
+        unknown = set(spec) - {"search", "filters", "evaluator", *_MATCH_KEYS}
         if unknown:
-            raise ValueError(f"player {spec!r}: unknown keys {sorted(unknown)} (known: search, filters, evaluator)")
+            raise ValueError(f"player {spec!r}: unknown keys {sorted(unknown)} (known: search, filters, evaluator, "
+                             f"score_aware, cube_plies)")
         plies = spec.get("search")
         if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 4:
             raise ValueError(f"player {spec!r}: 'search' must be plies 0..4")

@@ -8,7 +8,10 @@
 // good: he plays on for the gammon). The other side answers with his own evaluator's probabilities:
 // take, pass, or (beavers on, money play) beaver: he redoubles at once to 4x and keeps the cube.
 // A player that does not handle the cube (handles[k] false) never doubles and always takes.
-// Checker play stays cubeless (sim.h's players).
+// A player with cube_plies N > 0 (sim.h's PlayerSpec) decides, and answers, by the cubeful search
+// N plies deep instead (cubeful_search.h's cubeful_decision, his filters, one thread).
+// Checker play is cubeless (sim.h's players); a score_aware player at a match score ranks his
+// plays by match winning chance with the cube's value (utility(), match_player.h's met_utility).
 //
 // Nothing here draws from the game's Rng, so the dice of a game are those of the cubeless game
 // until the first double changes the play; without the cube play_game is exactly as before.
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "tavli/cube.h"
+#include "tavli/cubeful.h"
 #include "tavli/met.h"
 #include "tavli/sim.h"
 
@@ -56,8 +60,12 @@ class CubeReferee {
                    GameSummary& out);
   // The game ended on the board with `out.points`: records the cube and the points scored.
   void finish(GameSummary& out) const;
+  // What a score-aware `mover` ranks his plays by now: inactive in money play.
+  MatchUtility utility(Player mover) const;
 
  private:
+  CubeDecision decide(const PlayerSpec& p, const Position& pos, const Rules& rules, Player mover) const;
+
   const CubeSimOptions& opt_;
   CubeState cube_;
 };

@@ -19,8 +19,11 @@
 // as search.h's and cubeful.h's: money equities per unit of the current cube, match equities in
 // EMG of the current cube beside the MWC.
 //
-// Single-threaded, no cache, no node or time limit (SearchOptions' threads, time_limit and
-// node_limit are not used); a stop request (interrupt.h) unwinds it. Plies 0..8.
+// Threads (SearchOptions::threads, 1..1024): the root's items (a cube decision's 21 rolls, an
+// analysis's plays kept for the deep search) are shared out among them; each item is searched by
+// a searcher of its own (its own transposition memo), so equities, the chosen plays and the node
+// counts are the same for any thread count. No cache, no node or time limit (SearchOptions'
+// time_limit and node_limit are not used); a stop request (interrupt.h) unwinds it. Plies 0..8.
 #pragma once
 
 #include <vector>

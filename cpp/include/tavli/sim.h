@@ -26,6 +26,13 @@ struct PlayerSpec {
   // Greedy and Search: the evaluator (a net, a NetSuite, ...); null: the heuristic. Shared and
   // used by every thread at once, so it must be immutable while games run.
   std::shared_ptr<const Evaluator> evaluator;
+  // Match play (issue 15, items 5 and 6). score_aware: Greedy and Search rank their plays by match
+  // winning chance at the score (a MatchUtility from match_player.h) wherever the game is played
+  // at a match score; in money play it changes nothing. cube_plies: with the cube (cube_player.h),
+  // cube decisions by the cubeful search this deep (cubeful_search.h, this player's filters);
+  // 0: the 0-ply cubeful formula.
+  bool score_aware = false;
+  int cube_plies = 0;
   const Evaluator& eval() const { return evaluator ? *evaluator : heuristic_evaluator(); }
 };
 
@@ -80,9 +87,10 @@ OpeningThrow roll_opening(const Rules& rules, Rng& rng);
 // Index in `list` (the plays of `dice` from `pos`) of the play `p` chooses, with `ev` behind the
 // greedy (best_play.h) and search players; the random player draws from `rng`. A single play is
 // taken without asking anyone. (Self-play passes each player's own eval(); rollouts (rollout.h)
-// pass their evaluator.)
+// pass their evaluator.) With an active `utility` (a score-aware player at a match score) the
+// greedy and search players rank by it (search.h's analyze, 0 plies for the greedy one).
 int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, const Rules& rules, Dice dice,
-                const MoveList& list, Rng& rng);
+                const MoveList& list, Rng& rng, const MatchUtility* utility = nullptr);
 
 // One game, its dice from Rng(seed).
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
@@ -100,9 +108,13 @@ struct MatchSummary {
   std::int16_t games = 0;
 };
 
+struct ScoreTable;
+
 // Whole matches (match.h) between the two players, match i seeded by Rng::derive(seed, i).
+// `scores` (match_player.h) is what score-aware players rank by; null: none plays score-aware.
 std::vector<MatchSummary> simulate_matches(const std::vector<MatchGame>& cycle, int target, int next_starter,
                                            const PlayerSpec players[2], std::int64_t first, std::int64_t n,
-                                           std::uint64_t seed, int threads, int max_plies_per_game);
+                                           std::uint64_t seed, int threads, int max_plies_per_game,
+                                           const ScoreTable* scores = nullptr);
 
 }  // namespace tavli

@@ -17,6 +17,7 @@ from ..backends.local import run_chunks
 from ..match import KINDS as MATCHES, NEXT_STARTER, OPENING
 from ..players import player_arg
 from ..cube_sim import match_cube_arg, money_cube_arg
+from ..match_players import core_players, match_play_arg, money_play_arg, score_aware
 
 KINDS = {0: "unfinished", 1: "single", 2: "double", 3: "triple", 4: "mother", 5: "draw", 6: "checkers"}
 
@@ -65,7 +66,10 @@ def simulate(
     `backend="ray"` shards the games across a Ray cluster (tavli.distributed.simulate, the same
     arrays; `ray_address` or an already initialised Ray session; docs/distributed.md).
     `cube=True` (or a dict of options, tavli.cube_sim): money play with the doubling cube
-    (backgammon, nackgammon, hypergammon), adding cube, cube_owner, passed and scored."""
+    (backgammon, nackgammon, hypergammon), adding cube, cube_owner, passed and scored. With the
+    cube, players ending in '+cube:N' decide it by the cubeful search N plies deep, and at a match
+    score (cube={'match': ...}) players ending in '+score' rank their plays by match winning chance
+    (tavli.match_players)."""
     trajectories = require_bool("trajectories", trajectories)
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
@@ -80,19 +84,18 @@ def simulate(
     chunk = _int_arg("chunk", chunk, 1, 10**7)
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
     first_game = _int_arg("first_game", first_game, 0, MAX_FIRST)
-    if isinstance(players, (str, bytes)) or len(players) != 2:
-        raise ValueError("players: expected two player specs, e.g. ('greedy', 'random')")
     progress = reporter(progress)
-    specs = [_player(p) for p in players]
+    specs, play_options = core_players(players)
     row = None
     if start is not None:
         row = as_int_array(start, "start", "uint8")
     pairs = to_pairs(options)
     cube_arg = money_cube_arg(variant, cube)
+    play = money_play_arg(play_options, cube_arg)
     deadline = Deadline(time_limit)
     return run_chunks(lambda first, n: _core._simulate(variant, pairs, specs, first_game + first, n, seed, threads,
                                                        max_plies, row, trajectories, deadline.remaining(),
-                                                       cube_arg),
+                                                       cube_arg, play),
                       games, chunk, progress)
 
 
@@ -123,7 +126,10 @@ def simulate_matches(
     `time_limit` and Ctrl-C: as in simulate (TimeoutError, KeyboardInterrupt).
     `backend="ray"`: sharded on a Ray cluster, the same arrays (as in simulate).
     `cube=True` (tavli.cube_sim): backgammon-family matches with the cube and the Crawford rule,
-    cube decisions at the score through `met` (None: Kazaross-XG2)."""
+    cube decisions at the score through `met` (None: Kazaross-XG2).
+    Players ending in '+score' rank their plays by match winning chance at the score, in every game
+    (a cubeless backgammon match through `met` too), and '+cube:N' ones make their cube decisions
+    by the cubeful search N plies deep (tavli.match_players)."""
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
         return simulate_matches_on_ray(kind, matches, players, target=target, seed=seed, threads=threads,
@@ -151,14 +157,16 @@ def simulate_matches(
         openings = {g: opening or OPENING.get(g, "reroll") for g in cycle}
     if next_starter is None:
         next_starter = NEXT_STARTER.get(cycle[0], "previous_winner") if len(cycle) == 1 else "previous_winner"
-    specs = [_player(p) for p in players] if not isinstance(players, (str, bytes)) and len(players) == 2 else None
-    if specs is None:
-        raise ValueError("players: expected two player specs")
+    specs, play_options = core_players(players)
     games = [(g, to_pairs(options.get(g, {})), openings[g]) for g in cycle]
-    cube_arg = match_cube_arg(cube, met, cycle, target, next_starter, openings)
+    # met= is the cube's table; in a cubeless match a score-aware player's (else match_cube_arg refuses it).
+    met_for_scores = (cube is None or cube is False) and score_aware(play_options)
+    cube_arg = match_cube_arg(cube, None if met_for_scores else met, cycle, target, next_starter, openings)
+    play = match_play_arg(play_options, cycle, target, cube_arg, met if met_for_scores else None)
     deadline = Deadline(time_limit)
     return run_chunks(lambda first, n: _core._simulate_matches(games, target, next_starter, specs, first_match + first,
-                                                               n, seed, threads, max_plies, deadline.remaining(), cube_arg),
+                                                               n, seed, threads, max_plies, deadline.remaining(), cube_arg,
+                                                               play),
                       matches, chunk, progress)
 
 
