@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluators import evaluator_arg, filters_arg
+from .evaluators import CoreEvaluator, evaluator_arg, filters_arg
 from .nn import Net
 
 
-def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
+def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], CoreEvaluator]:
     """A player as the core takes it: (kind, plies, filters, core evaluator or None for the
     heuristic). Specs: 'random'; 'greedy' or '0ply' (0-ply with the default evaluator: the shipped
     net of the game, tavli.nn.default_evaluator()); 'heuristic' (0-ply with the hand-written

@@ -89,12 +89,31 @@ class TdTrainer:
         self.alpha_steps = _alpha_steps(alpha_steps)
         self._core.alpha = self.alpha_at(self.games)
 
-    games = property(lambda self: self._core.games, doc="Games played so far (the next game's index).")
-    alpha = property(lambda self: self._core.alpha, doc="The learning rate of the next game.")
-    lambda_ = property(lambda self: self._core.lambda_)
-    epsilon = property(lambda self: self._core.epsilon)
-    seed = property(lambda self: self._core.seed)
-    max_plies = property(lambda self: self._core.max_plies)
+    @property
+    def games(self) -> int:
+        """Games played so far (the next game's index)."""
+        return self._core.games
+
+    @property
+    def alpha(self) -> float:
+        """The learning rate of the next game."""
+        return self._core.alpha
+
+    @property
+    def lambda_(self) -> float:
+        return self._core.lambda_
+
+    @property
+    def epsilon(self) -> float:
+        return self._core.epsilon
+
+    @property
+    def seed(self) -> int:
+        return self._core.seed
+
+    @property
+    def max_plies(self) -> int:
+        return self._core.max_plies
 
     def train(self, games: int) -> dict[str, int]:
         """Plays and learns from the next `games` games in C++ (GIL released); returns {games,
@@ -295,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     try:
-        options = _options(args.option)
+        options: dict[str, Any] = _options(args.option)
         if args.games < 0:
             raise ValueError("--games must be >= 0")
         for name in ("checkpoint_every", "eval_every"):
@@ -332,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             if not args.variant:
                 raise ValueError("--variant is required (unless --resume)")
-            s = {k: (getattr(args, k) if getattr(args, k) is not None else d) for k, d in DEFAULTS.items()}
+            s: dict[str, Any] = {k: (getattr(args, k) if getattr(args, k) is not None else d) for k, d in DEFAULTS.items()}
             net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
                       encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],
@@ -353,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
          f"epsilon {trainer.epsilon}, seed {trainer.seed}: games {trainer.games} -> {args.games}")
 
     def next_boundary(g: int) -> int:
-        b = min(args.games, g + args.chunk)
+        b: int = min(args.games, g + args.chunk)
         for every in (args.checkpoint_every, args.eval_every):
             if every:
                 b = min(b, (g // every + 1) * every)
