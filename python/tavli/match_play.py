@@ -146,7 +146,7 @@ class ScoredPlay:
     """A play ranked at the score: probabilities (cubeless, for the side that plays it), equity
     its MWC as EMG (+1 a single win, -1 a single loss), mwc his match winning chance."""
 
-    play: Any
+    play: _core.Play
     probabilities: "Probabilities"
     equity: float
     mwc: float
