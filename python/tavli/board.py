@@ -163,7 +163,7 @@ class Board(_core.Board):
 
     # --- views --------------------------------------------------------------------------------
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, str | int]:
         """The options that differ from the variant's defaults."""
         return from_pairs(self.variant, self._options)
 

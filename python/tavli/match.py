@@ -20,6 +20,7 @@ from .board import Board
 
 if TYPE_CHECKING:
     from .match_play import ScoredPlay
+    from .results import GameResult
 
 # Match kinds: the games in order (repeated) and the default target. The Greek Tavli match
 # (RULES.md §7.3) plays to 5; a one-game kind's target, opening and next starter are the variant
@@ -140,7 +141,7 @@ class Match:
         return Board._from_core(self._core._game())
 
     @property
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[GameResult]:
         """Finished games: variant, starter, winner (None for a draw), points, kind."""
         return self._core.results
 

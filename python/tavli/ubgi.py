@@ -27,6 +27,7 @@ from typing import Any, Callable, NamedTuple, TextIO
 from . import _core
 from ._base.limits import FRONTEND_TIME_LIMIT
 from ._base.dice import parse_dice
+from ._base.options import VariantOption
 from .board import Board
 from .cube import parse_position
 from .frontends import ubgi_cube
@@ -273,7 +274,7 @@ class Session:
                 self.broken = True
 
     # --- option listings ----------------------------------------------------------------------
-    def _rule_flags(self) -> list[dict[str, Any]]:
+    def _rule_flags(self) -> list[VariantOption]:
         return _core.variant_options(self.variant)
 
     def option_lines(self) -> list[str]:
