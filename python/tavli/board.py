@@ -11,6 +11,7 @@ from ._base.args import as_int_array, int_arg, require_bool
 from ._base.deadline import time_limit_arg
 from ._base.dice import Dice, parse_dice
 from ._base.options import from_pairs, to_pairs
+from ._base.position_dict import PositionDict
 from .backends import backend_arg, local_only_time_limit
 from .backends import ray as on_ray
 from .evaluators import evaluator_arg, filters_arg, narrowing_arg, search_args
@@ -193,8 +194,8 @@ class Board(_core.Board):
         """[mover, opponent]: whether each side has yet to play its first turn (Narde's head rule)."""
         return list(self._first_turn)
 
-    def to_dict(self) -> dict[str, Any]:
-        d = {
+    def to_dict(self) -> PositionDict:
+        d: PositionDict = {
             "variant": self.variant,
             "turn": self.turn,
             "mover": self.mover,
