@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 from tavli._base.dice import Dice
 from tavli._base.options import VariantOption
+from tavli.nn.train import VersusCounts
 from tavli.results import GameResult
 
 ROW_BYTES: int
@@ -356,7 +357,7 @@ def evaluate_vs(
     seed: int = 0,
     threads: int = 1,
     max_plies: int = 10000,
-) -> dict[str, Any]: ...
+) -> VersusCounts: ...
 
 # --- the cube and match play (cpp/bindings/cube_bindings.cpp) ---
 class CubeState:

@@ -17,7 +17,7 @@ import tavli
 from tavli._base.options import VariantOption
 from tavli._base.position_dict import PositionDict
 from tavli.match_play import best_play
-from tavli.nn.train import TdTrainer
+from tavli.nn.train import TdTrainer, VersusResult, evaluate_vs
 from tavli.results import GameResult
 
 # Positions and their options
@@ -56,4 +56,8 @@ assert_type(net.analyze(bg, (6, 5), plies=0), tavli.Analysis)
 trainer = TdTrainer(net, "backgammon")
 assert_type(trainer.alpha, float)
 assert_type(trainer.games, int)
+versus = evaluate_vs(net, "hypergammon", "random", games=2, checkers=2)
+assert_type(versus, VersusResult)
+assert_type(versus["score"], float)
+assert versus["games"] == 2 and 0.0 <= versus["low"] <= versus["score"] <= versus["high"] <= 1.0
 print("ok")

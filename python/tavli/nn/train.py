@@ -26,7 +26,7 @@ import math
 import shlex
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Sequence, TypedDict
 
 from .. import _core
 from .._base.options import to_pairs
@@ -36,6 +36,26 @@ __all__ = ["TdTrainer", "evaluate_vs", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-td/1"
 OPPONENTS = ("heuristic", "random")
+
+
+class VersusCounts(TypedDict):
+    """The core's counts of evaluate_vs's games (other: draws and unfinished games)."""
+
+    games: int
+    net_wins: int
+    opponent_wins: int
+    other: int
+    net_points: int
+    opponent_points: int
+
+
+class VersusResult(VersusCounts):
+    """evaluate_vs's result: the counts, the net's score (its share of the games, a draw half)
+    and the score's 95% Wilson interval."""
+
+    score: float
+    low: float
+    high: float
 
 
 def _int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -216,7 +236,7 @@ def evaluate_vs(
     threads: int = 1,
     max_plies: int = 10_000,
     **options: Any,
-) -> dict[str, Any]:
+) -> VersusResult:
     """`games` games of the net's 0-ply player against "heuristic" (0-ply greedy) or "random",
     colours alternating, games 2k and 2k + 1 on the same dice (train.h). Returns the counts (games,
     net_wins, opponent_wins, other: draws and unfinished, net_points, opponent_points) and
@@ -225,14 +245,13 @@ def evaluate_vs(
         raise ValueError("net must be a tavli.nn.Net")
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r} (known: {', '.join(OPPONENTS)})")
-    r = dict(_core.evaluate_vs(net._net, variant, to_pairs(options), opponent, _int("games", games, 0, 2**40),
-                               _int("seed", seed, 0, 2**64 - 1), _int("threads", threads, 1, 1024),
-                               _int("max_plies", max_plies, 1, 10**7)))
+    r = _core.evaluate_vs(net._net, variant, to_pairs(options), opponent, _int("games", games, 0, 2**40),
+                          _int("seed", seed, 0, 2**64 - 1), _int("threads", threads, 1, 1024),
+                          _int("max_plies", max_plies, 1, 10**7))
     n = r["games"]
     p = (r["net_wins"] + 0.5 * r["other"]) / n if n else float("nan")
-    r["score"] = p
-    r["low"], r["high"] = _wilson(p, n)
-    return r
+    low, high = _wilson(p, n)
+    return VersusResult(**r, score=p, low=low, high=high)
 
 
 def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
