@@ -196,7 +196,8 @@ def as_analysis(board: "Board", dice: Any, match: Any, plies: int = 1, **kwargs:
     return Analysis([AnalyzedPlay(p.play, p.probabilities, p.equity, p.plies) for p in plays], done, nodes, False)
 
 
-def best_play(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 0, **kwargs: Any) -> _core.Play:
+def best_play(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 0,
+              **kwargs: Any) -> _core.Play:
     """The play a score-aware player makes (analyze's first)."""
     return analyze(board, dice, length, score, plies, **kwargs)[0].play
 

@@ -99,7 +99,8 @@ def format_play(play: _core.Play, move_format: str = "gnubg") -> str:
     """A play as UBGI sends it: gnubg move text, or ("steps") every step as from/to, bar and off named."""
     if move_format == "gnubg" or not play.steps:
         return str(play)
-    point: Callable[[int], str] = lambda r: "bar" if r < 0 else "off" if r >= 24 else str(24 - r)  # noqa: E731 (README: n = 24 - r)
+    point: Callable[[int], str] = lambda r: (  # noqa: E731 (README: n = 24 - r)
+        "bar" if r < 0 else "off" if r >= 24 else str(24 - r))
     return " ".join(f"{point(a)}/{point(b)}" for a, b in play.steps)
 
 

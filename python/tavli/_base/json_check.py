@@ -50,7 +50,8 @@ def loads(text: str, what: str = "JSON") -> Any:
 
 @functools.lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(resources.files("tavli").joinpath("json_schema", SCHEMA_FILE).read_text(encoding="utf-8"))
+    text = resources.files("tavli").joinpath("json_schema", SCHEMA_FILE).read_text(encoding="utf-8")
+    doc: dict[str, Any] = json.loads(text)
     return doc
 
 

@@ -189,8 +189,8 @@ def counted_run(local: Callable[..., dict[str, np.ndarray]], count_key: str, fir
     return concatenate(settings.run(_counted_shard, (local, count_key, first_key, kwargs), count))
 
 
-def counted(local: Callable[..., dict[str, np.ndarray]], count_key: str, first_key: str, limit: int, args: Sequence[Any],
-            kwargs: Mapping[str, Any], *, address: Any, shard: Any, retries: Any,
+def counted(local: Callable[..., dict[str, np.ndarray]], count_key: str, first_key: str, limit: int,
+            args: Sequence[Any], kwargs: Mapping[str, Any], *, address: Any, shard: Any, retries: Any,
             refused: Sequence[str] = ()) -> dict[str, np.ndarray]:
     """The Ray entry point of a counted job: local(*args, **kwargs) as counted_run shards it."""
     kw = forwarded(local, args, kwargs, refused=refused)

@@ -27,7 +27,8 @@ class TavliAECEnv(AECEnv):
     0 each for a draw. An action the mask does not allow raises tavli.IllegalMove, or with
     ``illegal_action="penalize"`` changes nothing and costs the agent ``illegal_penalty``."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tavli_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tavli_v0", "is_parallelizable": False,
+                                "render_fps": 4}
 
     def __init__(
         self,

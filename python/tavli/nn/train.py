@@ -370,7 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             if not args.variant:
                 raise ValueError("--variant is required (unless --resume)")
-            s: dict[str, Any] = {k: (getattr(args, k) if getattr(args, k) is not None else d) for k, d in DEFAULTS.items()}
+            s: dict[str, Any] = {k: (getattr(args, k) if getattr(args, k) is not None else d)
+                                 for k, d in DEFAULTS.items()}
             net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
                       encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],

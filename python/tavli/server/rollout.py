@@ -34,7 +34,8 @@ def rollout_to_json(r: Any) -> dict[str, Any]:
             "equity_ci95": Z95 * r.equity_std_error, "trials": r.trials, "truncated": r.truncated}
 
 
-def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run: Callable[..., Awaitable[JSONResponse]]) -> None:
+def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
+               run: Callable[..., Awaitable[JSONResponse]]) -> None:
     """Adds POST {api}/rollout: `run(fn, body)` queues fn(body, budget) on the app's work pool;
     `api_error(field, message)` is the refusal."""
     from .cube import position_from_json
