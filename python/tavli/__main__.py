@@ -105,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["analyze"] + argv)
     try:
-        return args.func(args)
+        code: int = args.func(args)  # the command's exit status
+        return code
     except (ValueError, InvalidPosition, IllegalMove) as e:
         # The commands check their arguments before they start: argparse's form (usage, exit 2), returned.
         failed = getattr(args, "parser", parser)

@@ -1,20 +1,26 @@
 """Type stubs for the compiled module tavli._core (pybind11). The public API is in tavli/*.py."""
 
-from typing import Any, Sequence, final
+from typing import Any, Literal, Sequence, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from tavli._base.dice import Dice
+from tavli._base.options import VariantOption
+from tavli.nn.train import VersusCounts
+from tavli.results import GameResult
 
 ROW_BYTES: int
 MAX_PLAYS: int
+
+# What a search, a rollout or a player runs on at its leaves (None: the heuristic evaluator).
+_Evaluator = NeuralEvaluator | NetSuite | ClassNetEvaluator | None
 
 class InvalidPosition(ValueError): ...
 class IllegalMove(ValueError): ...
 
 def variants() -> list[str]: ...
-def variant_options(variant: str) -> list[dict[str, Any]]: ...
+def variant_options(variant: str) -> list[VariantOption]: ...
 def canonical_variant(name: str) -> str: ...
 def variant_info(variant: str) -> dict[str, Any]:
     """name, net_family, encoding, opening, next_starter, match_target, takes_cube, movement."""
@@ -121,7 +127,7 @@ class Board:
         threads: int,
         time_limit: float,
         node_limit: int,
-        evaluator: NeuralEvaluator | None,
+        evaluator: _Evaluator,
         narrowing: list[tuple[int, int, float]] = ...,
         use_cache: bool = False,
     ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
@@ -132,7 +138,7 @@ class Board:
         threads: int,
         time_limit: float,
         node_limit: int,
-        evaluator: NeuralEvaluator | None,
+        evaluator: _Evaluator,
         use_cache: bool = False,
     ) -> tuple[tuple[float, ...], float, int, int, bool]: ...
 
@@ -151,7 +157,7 @@ class Match:
     @property
     def forced_dice(self) -> tuple[int, int] | None: ...
     @property
-    def results(self) -> list[dict[str, Any]]: ...
+    def results(self) -> list[GameResult]: ...
     def _game(self) -> Board: ...
     @property
     def _turn(self) -> int: ...
@@ -166,7 +172,9 @@ def _batch_legal_plays(
     want_positions: bool,
     threads: int,
     time_limit: float,
-) -> Any: ...
+) -> npt.NDArray[np.int32] | tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """The counts; with want_positions (counts, offsets, the resulting position rows)."""
+    ...
 def _encode(
     variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], dice: npt.NDArray[np.int64] | None,
     encoding: str, out: npt.NDArray[np.float32] | None,
@@ -181,14 +189,14 @@ def _generate_all(
 ) -> int: ...
 def _evaluate_batch(
     variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], plies: int, threads: int,
-    evaluator: NeuralEvaluator | NetSuite | None, time_limit: float,
+    evaluator: _Evaluator, time_limit: float,
 ) -> npt.NDArray[np.float32]: ...
-_PlayerArg = tuple[str, int, list[tuple[int, int, float]], Any]
+_PlayerArg = tuple[str, int, list[tuple[int, int, float]], _Evaluator]
 # tavli.cube_sim: (jacoby, beavers, max_cube, handles White, handles Black, table or None, match state)
-_CubeSimArg = tuple[bool, bool, int, bool, bool, Any, Any]
+_CubeSimArg = tuple[bool, bool, int, bool, bool, MatchEquityTable | None, MatchState]
 # tavli.match_players: (score_aware White, cube_plies White, score_aware Black, cube_plies Black,
 # a MatchEquityTable or None, the cycle's tables T[g][a][b] or None)
-_MatchPlayArg = tuple[bool, int, bool, int, Any, list[list[list[float]]] | None]
+_MatchPlayArg = tuple[bool, int, bool, int, MatchEquityTable | None, list[list[list[float]]] | None]
 
 def _simulate(
     variant: str,
@@ -233,7 +241,7 @@ def _rollout(
     seed: int,
     threads: int,
     stratify: bool,
-    evaluator: NeuralEvaluator | None,
+    evaluator: _Evaluator,
     time_limit: float = 0.0,
 ) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 
@@ -251,7 +259,7 @@ def _rollout_blocks(
     seed: int,
     threads: int,
     stratify: bool,
-    evaluator: NeuralEvaluator | None,
+    evaluator: _Evaluator,
     time_limit: float = 0.0,
 ) -> npt.NDArray[np.float64]: ...
 def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
@@ -285,7 +293,12 @@ class NeuralNet:
     b1: npt.NDArray[np.float32]
     w2: npt.NDArray[np.float32]
     b2: npt.NDArray[np.float32]
-    def forward(self, x: npt.NDArray[np.float32], with_hidden: bool = False) -> Any: ...
+    @overload
+    def forward(self, x: npt.NDArray[np.float32], with_hidden: Literal[False] = False) -> npt.NDArray[np.float32]: ...
+    @overload
+    def forward(
+        self, x: npt.NDArray[np.float32], with_hidden: Literal[True]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
 
 class NetSuite:
     def __init__(self) -> None: ...
@@ -329,8 +342,7 @@ class TdTrainer:
     def train(self, games: int) -> dict[str, int]: ...
     @property
     def games(self) -> int: ...
-    @property
-    def alpha(self) -> float: ...
+    alpha: float  # settable: the learning rate of the next games
     @property
     def lambda_(self) -> float: ...
     @property
@@ -350,7 +362,7 @@ def evaluate_vs(
     seed: int = 0,
     threads: int = 1,
     max_plies: int = 10000,
-) -> dict[str, Any]: ...
+) -> VersusCounts: ...
 
 # --- the cube and match play (cpp/bindings/cube_bindings.cpp) ---
 class CubeState:
@@ -410,21 +422,21 @@ def _cube_decision(
 def _cube_efficiency(board: Board) -> tuple[str, float]: ...
 def _cubeful_analyze(
     board: Board, dice: tuple[int, int], cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
-    filters: list[tuple[int, int, float]], evaluator: Any, threads: int = ...,
+    filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ...,
 ) -> tuple[list[tuple[Play, float, float | None, int]], int, int]: ...
 def _cubeful_decision(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
-    filters: list[tuple[int, int, float]], evaluator: Any, threads: int = ...,
+    filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ...,
 ) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float, int]: ...
 def _met_after_game(
     met: MatchEquityTable, away0: int, away1: int, one_away_now: bool, player: int, winner: int, points: int
 ) -> float: ...
 def _analyze_utility(
     board: Board, dice: tuple[int, int], plies: int, filters: list[tuple[int, int, float]], threads: int,
-    evaluator: Any, after: Sequence[float],
+    evaluator: _Evaluator, after: Sequence[float],
 ) -> tuple[list[tuple[Play, tuple[float, ...], float, float, int]], int, int]: ...
 def _evaluate_utility(
-    board: Board, plies: int, filters: list[tuple[int, int, float]], threads: int, evaluator: Any,
+    board: Board, plies: int, filters: list[tuple[int, int, float]], threads: int, evaluator: _Evaluator,
     after: Sequence[float],
 ) -> tuple[tuple[float, ...], float, float, int, int]: ...
 def _gnubg_match_id(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -11,11 +11,15 @@ from ._base.args import as_int_array, int_arg, require_bool
 from ._base.deadline import time_limit_arg
 from ._base.dice import Dice, parse_dice
 from ._base.options import from_pairs, to_pairs
+from ._base.position_dict import PositionDict
 from .backends import backend_arg, local_only_time_limit
 from .backends import ray as on_ray
 from .evaluators import evaluator_arg, filters_arg, narrowing_arg, search_args
 from .players import player_arg
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
+
+if TYPE_CHECKING:
+    from .cube import CubeDecision
 
 _DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
 
@@ -160,7 +164,7 @@ class Board(_core.Board):
 
     # --- views --------------------------------------------------------------------------------
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, str | int]:
         """The options that differ from the variant's defaults."""
         return from_pairs(self.variant, self._options)
 
@@ -190,8 +194,8 @@ class Board(_core.Board):
         """[mover, opponent]: whether each side has yet to play its first turn (Narde's head rule)."""
         return list(self._first_turn)
 
-    def to_dict(self) -> dict[str, Any]:
-        d = {
+    def to_dict(self) -> PositionDict:
+        d: PositionDict = {
             "variant": self.variant,
             "turn": self.turn,
             "mover": self.mover,
@@ -213,7 +217,7 @@ class Board(_core.Board):
     def count_plays(self, dice: Dice) -> int:
         return self._count_plays(*parse_dice(dice))
 
-    def find_play(self, steps: Sequence[tuple[int, int]], dice: Dice) -> _core.Play:
+    def find_play(self, steps: Iterable[tuple[int, int]], dice: Dice) -> _core.Play:
         """The legal play the given steps amount to (a play is known by the position it leads to)."""
         d = parse_dice(dice)
         if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
@@ -324,7 +328,7 @@ class Board(_core.Board):
         )
 
     def cube_decision(self, cube: Any = None, match: Any = None, plies: int = 0, probabilities: Any = None,
-                      **kwargs: Any) -> Any:
+                      **kwargs: Any) -> CubeDecision:
         """The cube decision for the side to move (tavli.cube.CubeDecision): cube a
         tavli.CubeState (None: centred at 1), match a tavli.MatchState (None: money play).
         probabilities: cubeless ones the caller brings (a rollout's, another engine's); None
@@ -462,7 +466,7 @@ def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any, se
 
 def _rollout_blocks(board: Board, first: int, count: int, *, trials: Any, player: Any = "greedy",
                     truncate: Any = None, seed: Any = 0, threads: Any = 1, evaluator: Any = None,
-                    stratify: Any = True) -> Any:
+                    stratify: Any = True) -> np.ndarray:
     """Trials first .. first + count - 1 of Board.rollout(trials, ...) as the core's block moments
     (one float64 row per ROLLOUT_BLOCK trials); _core._rollout_combine folds the rows of all
     shards, in order, into the rollout's result. A shard of tavli.distributed.rollout."""

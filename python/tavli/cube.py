@@ -17,7 +17,7 @@ import functools
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from . import _core
 from ._core import CubeState, MatchEquityTable, MatchState
@@ -107,7 +107,10 @@ def _met_arg(met: Any) -> MatchEquityTable:
     raise ValueError(f"met must be None, a MatchEquityTable or a table's name/path, got {met!r}")
 
 
-def _state_arg(value: Any, kind: type, what: str) -> Any:
+_State = TypeVar("_State", CubeState, MatchState)
+
+
+def _state_arg(value: Any, kind: type[_State], what: str) -> _State:
     """None (the default state), an instance of `kind`, or a dict of its fields."""
     if value is None:
         return kind()

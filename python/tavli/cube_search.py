@@ -20,8 +20,10 @@ from . import _core
 from ._base.dice import parse_dice
 
 if TYPE_CHECKING:
+    from ._core import CubeState, MatchEquityTable, MatchState
     from .board import Board
     from .cube import CubeDecision
+    from .evaluators import CoreEvaluator
 
 __all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide", "evaluate"]
 
@@ -46,7 +48,8 @@ class CubefulAnalysis:
     nodes: int
 
 
-def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any, threads: Any):
+def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any, threads: Any
+          ) -> tuple[CubeState, MatchState, MatchEquityTable, int, list[tuple[int, int, float]], CoreEvaluator]:
     from .evaluators import evaluator_arg, filters_arg
     from .cube import _cube_arg, _match_arg, _met_arg
 
@@ -99,6 +102,7 @@ def evaluate(board: "Board", cube: Any = None, match: Any = None, plies: int = 1
     d = decide(board, cube, match, plies, **kwargs)
     if not d.available:
         return d.nd, d.nd_mwc
+    assert d.dt is not None and d.dp is not None  # the side to move may double: both answers are valued
     answer = min(d.dt, d.dp)
     if d.match.money and d.cube.beavers and (d.cube.max_cube == 0 or 4 * d.cube.value <= d.cube.max_cube):
         answer = min(answer, 2.0 * d.dt)  # the taker beavers: the game for 4 cubes, his cube

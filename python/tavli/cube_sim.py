@@ -30,6 +30,10 @@ import numpy as np
 from . import _core
 from ._base.args import require_bool
 
+# The core's form of `cube` (tavli/_core.pyi): jacoby, beavers, max_cube, which players handle
+# the cube (White, Black), the match equity table (None in money play) and the match state.
+CubeArg = tuple[bool, bool, int, bool, bool, _core.MatchEquityTable | None, _core.MatchState]
+
 __all__ = ["money_cube_arg", "match_cube_arg", "points_per_game"]
 
 _MONEY_KEYS = ("jacoby", "beavers", "max_cube", "players", "match", "met")
@@ -66,7 +70,7 @@ def _takes_cube(game: str) -> None:
         raise ValueError(f"{game} has no doubling cube (cube=True is for backgammon, nackgammon and hypergammon)")
 
 
-def money_cube_arg(variant: str, cube: Any) -> tuple | None:
+def money_cube_arg(variant: str, cube: Any) -> CubeArg | None:
     """The core's form of simulate's `cube` (None: cubeless). Checks the options."""
     from .cube import _match_arg, _met_arg
 
@@ -88,7 +92,7 @@ def money_cube_arg(variant: str, cube: Any) -> tuple | None:
 
 
 def match_cube_arg(cube: Any, met: Any, cycle: Sequence[str], target: int, next_starter: str,
-                   openings: Mapping[str, str]) -> tuple | None:
+                   openings: Mapping[str, str]) -> CubeArg | None:
     """The core's form of simulate_matches' `cube` (None: cubeless): a one-game match of a game
     with the cube, its games started as backgammon's (an opening roll, its dice played), and a
     match equity table (None: Kazaross-XG2) that covers `target`."""

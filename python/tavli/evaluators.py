@@ -6,8 +6,9 @@ types here too."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
+from . import _core
 from ._base.args import int_arg
 from .nn import Net, default_evaluator
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
@@ -16,7 +17,11 @@ __all__ = ["evaluator_arg", "filters_arg", "search_args",
            "Analysis", "AnalyzedPlay", "Evaluation", "Probabilities", "Rollout"]
 
 
-def evaluator_arg(evaluator: Any) -> Any:
+# A core evaluator as searches, rollouts and players take it (None: the hand-written heuristic).
+CoreEvaluator = Union[_core.NeuralEvaluator, _core.NetSuite, _core.ClassNetEvaluator, None]
+
+
+def evaluator_arg(evaluator: Any) -> CoreEvaluator:
     """The core evaluator for a search's leaves or a player: None or "nets" (the default: the
     shipped nets, tavli.nn.default_evaluator(), the heuristic for games without one), "heuristic"
     (the hand-written evaluator; None to the core) or a tavli.nn.Net (passed as a snapshot:

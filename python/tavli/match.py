@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _core
 from ._base.json_check import check, loads
@@ -17,6 +17,10 @@ from ._base.records import recorded_play
 from ._base.dice import parse_dice
 from ._base.options import to_pairs
 from .board import Board
+
+if TYPE_CHECKING:
+    from .match_play import ScoredPlay
+    from .results import GameResult
 
 # Match kinds: the games in order (repeated) and the default target. The Greek Tavli match
 # (RULES.md §7.3) plays to 5; a one-game kind's target, opening and next starter are the variant
@@ -137,7 +141,7 @@ class Match:
         return Board._from_core(self._core._game())
 
     @property
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[GameResult]:
         """Finished games: variant, starter, winner (None for a draw), points, kind."""
         return self._core.results
 
@@ -167,7 +171,7 @@ class Match:
             if self.phase != "over":
                 self._new_game_record()
 
-    def analyze(self, dice: Any, plies: int = 1, **kwargs: Any) -> list:
+    def analyze(self, dice: Any, plies: int = 1, **kwargs: Any) -> list[ScoredPlay]:
         """The current game's plays for the roll, best first by match winning chance at the score
         (tavli.match_play.analyze; keywords: filters, threads, evaluator, met)."""
         from .match_play import analyze

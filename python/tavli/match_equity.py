@@ -11,7 +11,7 @@ divided out. No cube, so no Crawford rule.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping
 
 
 def _check(name: str, dist: Mapping[int, float]) -> None:
@@ -50,7 +50,7 @@ def match_equity_table(p: Mapping[int, float], q: Mapping[int, float],
     scale = 1.0 / (1.0 - replay)
     t = [[0.0] * (max_away + 1) for _ in range(max_away + 1)]
 
-    m = lambda a, b: _lookup(t, a, b)  # noqa: E731
+    m: Callable[[int, int], float] = lambda a, b: _lookup(t, a, b)  # noqa: E731
 
     for a in range(1, max_away + 1):
         for b in range(1, max_away + 1):

@@ -34,7 +34,7 @@ from . import _core
 from ._base.dice import parse_dice
 
 if TYPE_CHECKING:
-    from .results import Probabilities
+    from .results import Analysis, Probabilities
     from .board import Board
     from .match import Match
 
@@ -146,7 +146,7 @@ class ScoredPlay:
     """A play ranked at the score: probabilities (cubeless, for the side that plays it), equity
     its MWC as EMG (+1 a single win, -1 a single loss), mwc his match winning chance."""
 
-    play: Any
+    play: _core.Play
     probabilities: "Probabilities"
     equity: float
     mwc: float
@@ -163,7 +163,7 @@ def _weights(board: "Board", length: int, score: Sequence[int], cycle: Sequence[
 
 def _analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int, filters: Any, threads: int,
              evaluator: Any, cycle: Sequence[str] | None, game_index: int, met: Any) -> tuple[list[ScoredPlay], int, int]:
-    from .results import Probabilities
+    from .results import Analysis, Probabilities
     from .evaluators import evaluator_arg, filters_arg, search_args
 
     plies, threads, _, _ = search_args(plies, threads, None, None)
@@ -183,7 +183,7 @@ def analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies:
     return _analyze(board, dice, length, score, plies, filters, threads, evaluator, cycle, game_index, met)[0]
 
 
-def as_analysis(board: "Board", dice: Any, match: Any, plies: int = 1, **kwargs: Any) -> Any:
+def as_analysis(board: "Board", dice: Any, match: Any, plies: int = 1, **kwargs: Any) -> "Analysis":
     """analyze() at a tavli.MatchState's score as a tavli.Analysis (equity: the MWC as EMG), for
     the frontends that print Board.analyze's results; Board.analyze itself in money play and for
     games scored by checkers."""
@@ -196,7 +196,8 @@ def as_analysis(board: "Board", dice: Any, match: Any, plies: int = 1, **kwargs:
     return Analysis([AnalyzedPlay(p.play, p.probabilities, p.equity, p.plies) for p in plays], done, nodes, False)
 
 
-def best_play(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 0, **kwargs: Any) -> Any:
+def best_play(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 0,
+              **kwargs: Any) -> _core.Play:
     """The play a score-aware player makes (analyze's first)."""
     return analyze(board, dice, length, score, plies, **kwargs)[0].play
 
@@ -206,7 +207,7 @@ def evaluate(board: "Board", length: int, score: Sequence[int], plies: int = 0, 
              met: Any = None) -> tuple["Probabilities", float, float]:
     """(probabilities, equity as EMG, MWC) of the position before the roll for its side to move,
     score-aware play inside the search."""
-    from .results import Probabilities
+    from .results import Analysis, Probabilities
     from .evaluators import evaluator_arg, filters_arg, search_args
 
     plies, threads, _, _ = search_args(plies, threads, None, None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluators import evaluator_arg, filters_arg
+from .evaluators import CoreEvaluator, evaluator_arg, filters_arg
 from .nn import Net
 
 
@@ -42,7 +42,7 @@ def player_options(spec: Any) -> tuple[Any, bool, int]:
     return base, score_aware, cube_plies
 
 
-def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
+def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], CoreEvaluator]:
     """A player as the core takes it; match-play options (player_options) are refused here: they
     are for tavli.simulate_matches and tavli.simulate with the cube."""
     base, score_aware, cube_plies = player_options(spec)
@@ -52,7 +52,7 @@ def player_arg(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
     return core_player(base)
 
 
-def core_player(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Any]:
+def core_player(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], CoreEvaluator]:
     """A player as the core takes it: (kind, plies, filters, core evaluator or None for the
     heuristic). Specs: 'random'; 'greedy' or '0ply' (0-ply with the default evaluator: the shipped
     net of the game, tavli.nn.default_evaluator()); 'heuristic' (0-ply with the hand-written

@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence, TypedDict
 
 if TYPE_CHECKING:
     from ._core import Play
+
+
+class GameResult(TypedDict):
+    """A finished game of a match (tavli.Match.results): its variant, the starter and the winner
+    (0 White, 1 Black; winner None for a draw), the points won and the kind (as Outcome's)."""
+
+    variant: str
+    starter: int
+    winner: int | None
+    points: int
+    kind: str
 
 
 class Probabilities(NamedTuple):

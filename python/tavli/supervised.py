@@ -68,11 +68,12 @@ def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int
     of the call seeded by tavli.Rng.derive(seed + first_row, k): chunks never share seeds as long
     as chunks are fewer than rows)."""
     if rollout_trials:
-        from .rollout_data import rollout_data
+        from .jobs.rollouts import rollout_data
 
         out = rollout_data(rows, variant, rollout_trials, {"search": 0, "evaluator": labeller}, seed=seed + first_row,
                            threads=threads, evaluator=labeller, **options)
-        return np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
+        labels: np.ndarray = np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
+        return labels
     from .jobs.batch import evaluate_batch
 
     return np.clip(evaluate_batch(rows, variant, plies=plies, threads=threads, evaluator=labeller, **options)[:, :5],

@@ -15,6 +15,7 @@ ends by itself at its time limit) and answers at once with the deepest depth com
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import queue
 import re
@@ -26,6 +27,7 @@ from typing import Any, Callable, NamedTuple, TextIO
 from . import _core
 from ._base.limits import FRONTEND_TIME_LIMIT
 from ._base.dice import parse_dice
+from ._base.options import VariantOption
 from .board import Board
 from .cube import parse_position
 from .frontends import ubgi_cube
@@ -97,7 +99,8 @@ def format_play(play: _core.Play, move_format: str = "gnubg") -> str:
     """A play as UBGI sends it: gnubg move text, or ("steps") every step as from/to, bar and off named."""
     if move_format == "gnubg" or not play.steps:
         return str(play)
-    point = lambda r: "bar" if r < 0 else "off" if r >= 24 else str(24 - r)  # noqa: E731 (README: n = 24 - r)
+    point: Callable[[int], str] = lambda r: (  # noqa: E731 (README: n = 24 - r)
+        "bar" if r < 0 else "off" if r >= 24 else str(24 - r))
     return " ".join(f"{point(a)}/{point(b)}" for a, b in play.steps)
 
 
@@ -158,6 +161,10 @@ class _Search:
     def running(self) -> bool:
         return self._thread.is_alive()
 
+    def _dice(self) -> tuple[int, int]:
+        assert self.dice is not None  # Session.go checked the position (_check_playable) before a search
+        return self.dice
+
     def _call(self, fn: Callable[[], Any]) -> Any:
         """Runs one engine call in its own thread; None when cancelled first (the call is abandoned and
         ends at its own time limit: off the main thread, the core has no other stop)."""
@@ -199,12 +206,12 @@ class _Search:
                 nodes_left = None if self.node_limit is None else self.node_limit - nodes
                 if depth > 0 and (left <= 0 or (nodes_left is not None and nodes_left <= 0)):
                     break
-                limits = {"plies": depth, "threads": self.threads, "time_limit": max(left, 0.001),
+                limits: dict[str, Any] = {"plies": depth, "threads": self.threads, "time_limit": max(left, 0.001),
                           "node_limit": nodes_left or None}
                 if self.evaluate:
-                    result = self._call(lambda limits=limits: self.board.evaluate(**limits))
+                    result = self._call(functools.partial(self.board.evaluate, **limits))
                 else:
-                    result = self._call(lambda limits=limits: self.board.analyze(self.dice, **limits))
+                    result = self._call(functools.partial(self.board.analyze, self._dice(), **limits))
                 if result is None:
                     break
                 nodes += result.nodes
@@ -221,7 +228,7 @@ class _Search:
                     break
             if best is None:  # stopped before depth 0 came back: it takes microseconds, so wait for it
                 best = (self.board.evaluate(plies=0) if self.evaluate
-                        else self.board.analyze(self.dice, plies=0, threads=self.threads))
+                        else self.board.analyze(self._dice(), plies=0, threads=self.threads))
             if self.infinite:  # UCI: an infinite search answers only after stop
                 with self._cond:
                     self._cond.wait_for(lambda: self._cancelled)
@@ -268,7 +275,7 @@ class Session:
                 self.broken = True
 
     # --- option listings ----------------------------------------------------------------------
-    def _rule_flags(self) -> list[dict[str, Any]]:
+    def _rule_flags(self) -> list[VariantOption]:
         return _core.variant_options(self.variant)
 
     def option_lines(self) -> list[str]:
@@ -534,6 +541,7 @@ class Session:
 
     def legal_moves(self) -> list[str]:
         self._check_playable()
+        assert self.dice is not None  # _check_playable refuses a position without dice
         plays = self.board.legal_plays(self.dice)
         fmt = self.settings["MoveFormat"]
         return [f"legalmove {format_play(p, fmt)}" for p in plays] + [f"legalmovesok {len(plays)}"]

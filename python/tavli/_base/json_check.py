@@ -50,7 +50,9 @@ def loads(text: str, what: str = "JSON") -> Any:
 
 @functools.lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    return json.loads(resources.files("tavli").joinpath("json_schema", SCHEMA_FILE).read_text(encoding="utf-8"))
+    text = resources.files("tavli").joinpath("json_schema", SCHEMA_FILE).read_text(encoding="utf-8")
+    doc: dict[str, Any] = json.loads(text)
+    return doc
 
 
 class SchemaError(ValueError):
@@ -99,14 +101,14 @@ def _equal(a: Any, b: Any) -> bool:
     """JSON equality: true is not 1, 1.0 is 1, arrays and objects compare item by item."""
     ka, kb = _kind(a), _kind(b)
     if {ka, kb} <= {"integer", "number"}:
-        return a == b
+        return bool(a == b)
     if ka != kb:
         return False
     if ka == "array":
         return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
     if ka == "object":
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    return a == b
+        return bool(a.keys() == b.keys()) and all(_equal(a[k], b[k]) for k in a)
+    return bool(a == b)
 
 
 def _path(keys: list[Any]) -> str:

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, TypedDict
 
 from .. import _core
+
+
+class VariantOption(TypedDict):
+    """A rule option of a variant (tavli.variant_options): its name, the values allowed (strings,
+    or integers for a numeric option), the default among them and a description."""
+
+    name: str
+    choices: list[str | int]
+    default: str | int
+    help: str
 
 
 def to_pairs(options: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -22,6 +32,6 @@ def to_pairs(options: Mapping[str, Any]) -> list[tuple[str, str]]:
     return pairs
 
 
-def from_pairs(variant: str, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+def from_pairs(variant: str, pairs: list[tuple[str, str]]) -> dict[str, str | int]:
     integer = {o["name"] for o in _core.variant_options(variant) if isinstance(o["default"], int)}
     return {name: int(value) if name in integer else value for name, value in pairs}

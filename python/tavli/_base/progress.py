@@ -4,7 +4,7 @@ progress(done, total), or True for a bar on stderr (tqdm when it is installed, e
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 Reporter = Callable[[int, int], Any]
 
@@ -17,7 +17,7 @@ def reporter(progress: Any, unit: str = "games") -> Reporter | None:
         return _Bar(unit)
     if not callable(progress):
         raise ValueError("progress must be callable(done, total), True (a progress bar) or None")
-    return progress
+    return cast(Reporter, progress)  # the caller's callable: its signature is the documented contract
 
 
 class _Bar:

@@ -169,14 +169,14 @@ def _shifted(kwargs: Mapping[str, Any], key: str, by: int) -> dict[str, Any]:
     return {**kwargs, key: kwargs[key] + by}
 
 
-def _counted_shard(args: tuple[Callable[..., Any], str, str, dict[str, Any]], first: int,
+def _counted_shard(args: tuple[Callable[..., dict[str, np.ndarray]], str, str, dict[str, Any]], first: int,
                    count: int) -> dict[str, np.ndarray]:
     """Games (or matches) first .. first + count - 1 of a run: the local call on that part."""
     local, count_key, first_key, kwargs = args
     return local(**{count_key: count}, **_shifted(kwargs, first_key, first))
 
 
-def counted_run(local: Callable[..., Any], count_key: str, first_key: str, count: Any, limit: int,
+def counted_run(local: Callable[..., dict[str, np.ndarray]], count_key: str, first_key: str, count: Any, limit: int,
                 kwargs: dict[str, Any], *, progress: Any, address: Any, shard: Any, retries: Any,
                 threads: Any) -> dict[str, np.ndarray]:
     """A run of `count` games (or matches) of local(**kwargs) sharded on the cluster: the local call
@@ -189,8 +189,8 @@ def counted_run(local: Callable[..., Any], count_key: str, first_key: str, count
     return concatenate(settings.run(_counted_shard, (local, count_key, first_key, kwargs), count))
 
 
-def counted(local: Callable[..., Any], count_key: str, first_key: str, limit: int, args: Sequence[Any],
-            kwargs: Mapping[str, Any], *, address: Any, shard: Any, retries: Any,
+def counted(local: Callable[..., dict[str, np.ndarray]], count_key: str, first_key: str, limit: int,
+            args: Sequence[Any], kwargs: Mapping[str, Any], *, address: Any, shard: Any, retries: Any,
             refused: Sequence[str] = ()) -> dict[str, np.ndarray]:
     """The Ray entry point of a counted job: local(*args, **kwargs) as counted_run shards it."""
     kw = forwarded(local, args, kwargs, refused=refused)

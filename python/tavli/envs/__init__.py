@@ -13,9 +13,14 @@ alone imports neither Gymnasium nor PettingZoo.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .._core import variants
 from .actions import BAR, NUM_ACTIONS, OFF, action_index, action_step, step_target
 from .gymnasium_env import TavliEnv
+
+if TYPE_CHECKING:  # loaded lazily by __getattr__: PettingZoo only when asked for
+    from .pettingzoo_env import TavliAECEnv, aec_env, raw_aec_env
 
 # Gymnasium ids: the variant's name as written in the README (Tawla31 for "tawla31").
 ENV_IDS = {v: f"tavli/{v.capitalize()}-v0" for v in variants()}
@@ -35,7 +40,7 @@ def _register() -> None:
 _register()
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # PettingZoo is imported only when its environment is asked for.
     if name in ("TavliAECEnv", "aec_env", "raw_aec_env"):
         from . import pettingzoo_env as module

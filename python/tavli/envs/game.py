@@ -79,12 +79,14 @@ class Game:
 
     def finish_turn(self, np_random: np.random.Generator) -> None:
         """Pushes the completed turn's play; then the other side rolls (no turn once it is over)."""
+        assert self.turn is not None  # a turn is in progress: the game is not over
         self.turn.finish()
         self._next_turn(np_random)
 
     def play(self, play: Any, np_random: np.random.Generator) -> None:
         """Plays a whole legal play of the current roll at once (an opponent's choice)."""
         t = self.turn
+        assert t is not None  # a turn is in progress: the game is not over
         if not isinstance(play, _core.Play) or play.result_key not in {p.result_key for p in t.plays}:
             raise _core.IllegalMove(f"{play!r} is not a legal play of {t.dice[0]}-{t.dice[1]} in {self.board.id()}")
         self.board.push(play)

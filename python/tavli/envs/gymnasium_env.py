@@ -32,7 +32,7 @@ class TavliEnv(gymnasium.Env):
     instead, to catch a masking bug early (docs/envs.md).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -73,7 +73,8 @@ class TavliEnv(gymnasium.Env):
         return self.game.observation(c), reward, self._over and not stuck, stuck, self.game.info(c)
 
     # --- gymnasium API --------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; ``options={"position": ID or tavli.Board}`` starts from that position of
         this game (its side to move rolls first) instead of the opening."""
         super().reset(seed=seed)
@@ -85,11 +86,12 @@ class TavliEnv(gymnasium.Env):
             self.render()
         return obs, info
 
-    def step(self, action: Any):
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._over:
             raise RuntimeError("no game in progress (it is over, or never started): call reset()")
         action_step(action)  # an index 0..149, else ValueError
         turn = self.game.turn
+        assert turn is not None  # not over: the agent has a roll to play
         if self.illegal_action == "penalize" and not turn.mask()[int(action)]:
             obs, reward, terminated, truncated, info = self._result(-self.illegal_penalty)
             info["illegal_action"] = describe(action)

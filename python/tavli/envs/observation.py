@@ -17,7 +17,7 @@ During a turn the position is the one after the steps taken so far (hits and pin
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -28,7 +28,7 @@ HIGH = 8.0  # the largest unit: tesauro's bar / 2 with 15 checkers is 7.5
 
 
 class Observer:
-    def __init__(self, variant: str, options: dict, start_row: np.ndarray) -> None:
+    def __init__(self, variant: str, options: dict[str, Any], start_row: np.ndarray) -> None:
         self.variant, self.options = variant, options
         self.encoding_size = encode(start_row[None], variant, **options).shape[1]
         self.size = self.encoding_size + EXTRA

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -29,5 +29,5 @@ def make_opponent(opponent: Any, np_random: Callable[[], np.random.Generator]) -
 
         return random_play
     if callable(opponent) and not isinstance(opponent, str):
-        return opponent
+        return cast(Opponent, opponent)  # the caller's callable: its signature is the documented contract
     raise ValueError(f"opponent must be 'random', 'greedy' or a callable (board, dice) -> Play, got {opponent!r}")

@@ -27,7 +27,8 @@ class TavliAECEnv(AECEnv):
     0 each for a draw. An action the mask does not allow raises tavli.IllegalMove, or with
     ``illegal_action="penalize"`` changes nothing and costs the agent ``illegal_penalty``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "tavli_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tavli_v0", "is_parallelizable": False,
+                                "render_fps": 4}
 
     def __init__(
         self,
@@ -53,12 +54,13 @@ class TavliAECEnv(AECEnv):
             for a in AGENTS
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
-        self.np_random, self.np_random_seed = None, None
+        self.np_random: np.random.Generator | None = None
+        self.np_random_seed: int | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -87,6 +89,7 @@ class TavliAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         turn = self.game.turn
+        assert turn is not None and self.np_random is not None  # an agent to act: reset() started a game
         action_step(action)  # an index 0..149, else ValueError
         if self.illegal_action == "penalize" and not turn.mask()[int(action)]:
             self.rewards[agent] = -self.illegal_penalty

@@ -79,7 +79,7 @@ class Turn:
         return [self.plays[i] for i, _ in self._open]
 
     def _has_checker(self, source: int) -> bool:
-        return self.row[48 if source == BAR else source] > 0
+        return bool(self.row[48 if source == BAR else source] > 0)
 
     def mask(self) -> np.ndarray:
         """int8 (NUM_ACTIONS,): 1 for the allowed actions (a copy)."""
@@ -103,7 +103,7 @@ class Turn:
         if self.done:
             raise _core.IllegalMove("the turn is complete: no step is left to play")
         if not self.mask()[int(action)]:
-            allowed = ", ".join(describe(a) for a in np.flatnonzero(self.mask()))
+            allowed = ", ".join(describe(int(a)) for a in np.flatnonzero(self.mask()))
             after = f"after the steps {self.steps}" if self.steps else "at the start of the turn"
             raise _core.IllegalMove(
                 f"{describe(action)} is not a step of any legal play of {self.dice[0]}-{self.dice[1]} "

@@ -4,7 +4,7 @@ over what an XGID or "PositionID:MatchID" carries (the flags override it), and t
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Callable
 
 
 def cube_and_match(args: argparse.Namespace, board: Any, cube: Any, match: Any) -> tuple[Any, Any] | None:
@@ -55,7 +55,7 @@ def print_cube_decision(board: Any, cube: Any, match: Any, probabilities: Any, p
         print("(no doubling cube in this game; plays ranked by match winning chance at the score)")
         return
     d = board.cube_decision(cube, match, probabilities=probabilities)
-    mwc = lambda v: "" if v is None else f"  (MWC {v:.4f})"  # noqa: E731
+    mwc: Callable[[float | None], str] = lambda v: "" if v is None else f"  (MWC {v:.4f})"  # noqa: E731
     print(f"cube decision (cubeless {plies}-ply probabilities, 0-ply cubeful, efficiency {d.efficiency:.3f}):")
     print(f"    no double    {d.nd:+.4f}{mwc(d.nd_mwc)}")
     if d.available:

@@ -3,13 +3,16 @@ seeded random self-play, so it is the same everywhere."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..board import Board
 
 DEFAULT_SEED = 2026
 DEFAULT_PLY = 24
 
 
-def default_board(variant: str = "fevga", **options: Any) -> Any:
+def default_board(variant: str = "fevga", **options: Any) -> Board:
     from .. import Board, random_positions
 
     rows, _ = random_positions(variant, DEFAULT_PLY + 1, seed=DEFAULT_SEED, **options)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..nn import Net
 
 
-def load_evaluator(name: str) -> Any:
+def load_evaluator(name: str) -> Net | str | None:
     """ "nets" (the default: the game's shipped net), "heuristic", or a weight file (.tnet)."""
     if name in ("nets", "heuristic"):
         return None if name == "nets" else name

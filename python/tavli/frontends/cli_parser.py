@@ -54,7 +54,7 @@ def _progress(p: argparse.ArgumentParser, unit: str) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar (by default one on a terminal only)")
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from .cli_analyze import cmd_analyze, cmd_perft, cmd_plays
     from .cli_eval import cmd_eval, cmd_rollout
     from .cli_simulate import cmd_simulate

@@ -28,7 +28,7 @@ __all__ = ["Action", "GameRecord", "MatchRecord", "Step", "FORMATS", "as_record"
            "from_board", "from_match", "from_simulation", "loads", "read", "replay", "to_dict", "validate", "write"]
 
 
-def format_of(path: str | os.PathLike, fmt: str | None = None) -> str:
+def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
     if fmt is not None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -106,7 +106,7 @@ def dumps(obj: Any, fmt: str) -> str:
     return mat.write(record) if fmt == "mat" else sgf.write(record)
 
 
-def read(path: str | os.PathLike, fmt: str | None = None) -> MatchRecord:
+def read(path: str | os.PathLike[str], fmt: str | None = None) -> MatchRecord:
     """The record in a file (.mat, .sgf or .json); ValueError naming the file, the line and the problem."""
     fmt = format_of(path, fmt)
     size = os.path.getsize(path)
@@ -120,7 +120,7 @@ def read(path: str | os.PathLike, fmt: str | None = None) -> MatchRecord:
         raise ValueError(f"{os.fspath(path)}: {e}") from None
 
 
-def write(obj: Any, path: str | os.PathLike, fmt: str | None = None) -> None:
+def write(obj: Any, path: str | os.PathLike[str], fmt: str | None = None) -> None:
     """Saves a Match, a Board's game, a MatchRecord (or a JSON record dict) as .mat, .sgf or .json.
     The text is made in full before the file is opened: a record that does not replay writes nothing."""
     text = dumps(obj, format_of(path, fmt))

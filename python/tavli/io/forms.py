@@ -37,7 +37,8 @@ def _schema_text() -> str:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of every form, one ``$defs`` entry per form (a fresh copy)."""
-    return json.loads(_schema_text())
+    doc: dict[str, Any] = json.loads(_schema_text())
+    return doc
 
 
 # --- positions -------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 
+from ..board import Board
 from ..match import KINDS
 from .record import Action, GameRecord, MatchRecord, infer_resignation, validate
 from .text import MAX_MAT_LINE_CHARS, Lines
@@ -171,9 +172,9 @@ def _turn(game: GameRecord, number: int, raw: str, start: int, no: int) -> None:
             raise ValueError(f"line {no}: unexpected text after {e.group(0)!r}: {raw[e.end():end].strip()[:40]!r}")
 
 
-def _gnubg_move(action: Action, board) -> str:
+def _gnubg_move(action: Action, board: Board) -> str:
     """Backgammon move text as gnubg writes it: one entry per die, 25 the bar, 0 off, * a hit."""
-    play = board.parse_play(action.move or "", action.dice) if action.move else None
+    play = board.parse_play(action.move or "", action.roll()) if action.move else None
     if play is None:
         return ""
     out = []

@@ -42,6 +42,12 @@ class Action:
     line: int | None = field(default=None, compare=False)  # where it was read, for messages
     turn: int | None = field(default=None, compare=False)  # the file's turn number
 
+    def roll(self) -> tuple[int, int]:
+        """The dice of a move; ValueError, as parse_dice's, for a move without them."""
+        if self.dice is None:
+            raise ValueError("dice must be a pair of integers 1..6, got None")
+        return self.dice
+
 
 @dataclass
 class GameRecord:
@@ -130,11 +136,11 @@ def _start_board(record: MatchRecord, gi: int, starter: int) -> Board:
 def _play_of(board: Board, action: Action) -> _core.Play:
     text = (action.move or "").strip()
     if not text:
-        plays = board.legal_plays(action.dice)
+        plays = board.legal_plays(action.roll())
         if len(plays) == 1 and len(plays[0]) == 0:
             return plays[0]
         raise ValueError("no move written, but the roll has a legal play")
-    return board.parse_play(text, action.dice)
+    return board.parse_play(text, action.roll())
 
 
 def replay(record: MatchRecord) -> Iterator[Step]:

@@ -24,12 +24,15 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import _core
 from .._base.args import require_bool
 from .._base.dice import parse_dice
+
+if TYPE_CHECKING:
+    from ..board import Board
 
 __all__ = ["board_svg", "render_cli"]
 
@@ -100,7 +103,7 @@ def _tag(name: str, attrs: dict[str, Any], body: str | None = None) -> str:
 
 
 # --- input checks ----------------------------------------------------------------------------
-def _check_board(board: Any) -> Any:
+def _check_board(board: Any) -> Board:
     from ..board import Board
 
     if not isinstance(board, Board):
@@ -138,7 +141,7 @@ def _check_width(width: Any) -> float | None:
     return float(width)
 
 
-def _check_play(board: Any, play: Any, dice: tuple[int, int] | None) -> _core.Play | None:
+def _check_play(board: Board, play: Any, dice: tuple[int, int] | None) -> _core.Play | None:
     """The legal Play that `play` names for this board and these dice (the engine decides)."""
     if play is None:
         return None
@@ -165,7 +168,7 @@ def _check_play(board: Any, play: Any, dice: tuple[int, int] | None) -> _core.Pl
 class _View:
     """Counts of both sides in the viewer's frame: index r_v = 0..23 is the viewer's point 24 - r_v."""
 
-    def __init__(self, board: Any, viewer: int) -> None:
+    def __init__(self, board: Board, viewer: int) -> None:
         self.viewer = viewer
         self.turn = board.turn
         self.parallel = board._movement == "parallel"
@@ -265,7 +268,7 @@ def _count_label(side: int, count: int, cx: float, cy: float) -> str:
     return _tag("text", attrs, str(count))
 
 
-def _stack(layers: list[tuple[int, int, bool]], place) -> list[str]:
+def _stack(layers: list[tuple[int, int, bool]], place: Callable[[int], tuple[float, float]]) -> list[str]:
     """Checkers of (side, count, pinned) layers from the base outward; at most STACK drawn, the
     last drawn of a layer that does not fit carries its count."""
     out: list[str] = []
@@ -322,8 +325,10 @@ def _bar_group(view: _View, highlighted: bool) -> str:
     cx = BAR_X + BAR_W / 2
     for side in (view.viewer, 1 - view.viewer):
         if view.bar[side]:
-            parts += _stack([(side, view.bar[side], False)],
-                            lambda slot, side=side: (cx, _bar_slot_y(side, view.viewer, slot)))
+            def place(slot: int, side: int = side) -> tuple[float, float]:
+                return (cx, _bar_slot_y(side, view.viewer, slot))
+
+            parts += _stack([(side, view.bar[side], False)], place)
     cls = "bar highlight" if highlighted else "bar"
     return _tag("g", {"class": cls, "data-point": "bar"}, "".join(parts))
 

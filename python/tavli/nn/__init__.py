@@ -16,13 +16,17 @@ from __future__ import annotations
 import functools
 import json
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
 from .. import _core
 from .._base.args import as_int_array, require_bool
 from .._base.options import to_pairs
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..results import Analysis, Evaluation
 
 __all__ = ["Net", "family", "shipped", "shipped_manifest", "default_evaluator"]
 
@@ -44,7 +48,8 @@ def shipped_manifest() -> dict[str, dict[str, Any]]:
     path = resources.files("tavli") / "nets" / "manifest.json"
     if not path.is_file():
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    manifest: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return manifest
 
 
 @functools.lru_cache(maxsize=None)
@@ -64,7 +69,7 @@ def shipped(variant_or_family: str) -> "Net | None":
 
 
 @functools.lru_cache(maxsize=1)
-def default_evaluator() -> Any:
+def default_evaluator() -> _core.NetSuite:
     """The evaluator behind analyze, evaluate and the simulation players by default: a core
     NetSuite (cpp/include/tavli/net_suite.h) with each shipped net on the variants it serves and
     the heuristic elsewhere. Built once per process and never changed (threads share it)."""
@@ -75,7 +80,9 @@ def default_evaluator() -> Any:
 
             suite.assign_classes(entry["variants"], shipped_classes(fam)._evaluator())
         else:
-            suite.assign(entry["variants"], _load_shipped(fam)._net)
+            net = _load_shipped(fam)
+            assert net is not None  # the family has a manifest entry
+            suite.assign(entry["variants"], net._net)
     return suite
 
 
@@ -87,6 +94,29 @@ def _floats(x: Any, what: str) -> np.ndarray:
     if a.dtype.kind not in "fiub":
         raise ValueError(f"{what}: expected a float array, got dtype {a.dtype}")
     return np.ascontiguousarray(a, dtype=np.float32)
+
+
+class _Weight:
+    """A weight array of Net's core net: read as a numpy copy, assigned after a check of its shape
+    and finiteness (a data descriptor, as a property would be, with a type for each access)."""
+
+    def __init__(self, name: str, doc: str) -> None:
+        self.name = name
+        self.__doc__ = doc
+
+    @overload
+    def __get__(self, net: None, owner: type[Net]) -> _Weight: ...
+    @overload
+    def __get__(self, net: Net, owner: type[Net]) -> np.ndarray: ...
+
+    def __get__(self, net: Net | None, owner: type[Net]) -> _Weight | np.ndarray:
+        if net is None:
+            return self
+        weights: np.ndarray = getattr(net._net, self.name)
+        return weights
+
+    def __set__(self, net: Net, value: Any) -> None:
+        setattr(net._net, self.name, _floats(value, self.name))
 
 
 class Net:
@@ -111,7 +141,7 @@ class Net:
         self._net = _core.NeuralNet(family, hidden, encoding or "", inputs or 0, seed)
 
     @classmethod
-    def _wrap(cls, core_net: Any) -> "Net":
+    def _wrap(cls, core_net: _core.NeuralNet) -> "Net":
         self = cls.__new__(cls)
         self._net = core_net
         return self
@@ -136,7 +166,8 @@ class Net:
         """Outputs for inputs of shape (N, inputs) -> (N, 5), or (inputs,) -> (5,)."""
         a = _floats(x, "x")
         if a.ndim == 1:
-            return self._net.forward(a[None, :], False)[0]
+            out: np.ndarray = self._net.forward(a[None, :], False)[0]
+            return out
         return self._net.forward(a, False)
 
     def forward_hidden(self, x: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -152,25 +183,43 @@ class Net:
         like = _core.Board(variant, to_pairs(options))
         return self._evaluator()._evaluate_rows(like, rows)
 
-    def evaluate(self, board: Any, plies: int = 0, **search: Any):
+    def evaluate(self, board: Board, plies: int = 0, **search: Any) -> Evaluation:
         """board.evaluate(plies, ...) with this net at the leaves instead of the heuristic."""
         return board.evaluate(plies, evaluator=self, **search)
 
-    def analyze(self, board: Any, dice: Any, plies: int = 1, **search: Any):
+    def analyze(self, board: Board, dice: Any, plies: int = 1, **search: Any) -> Analysis:
         """board.analyze(dice, plies, ...) with this net at the leaves instead of the heuristic."""
         return board.analyze(dice, plies, evaluator=self, **search)
 
-    def _evaluator(self) -> Any:
+    def _evaluator(self) -> _core.NeuralEvaluator:
         """A core evaluator holding a copy of this net (what a search runs on)."""
         return _core.NeuralEvaluator(self._net)
 
     # --- properties -----------------------------------------------------------------------------
-    inputs = property(lambda self: self._net.inputs)
-    hidden = property(lambda self: self._net.hidden)
-    outputs = property(lambda self: self._net.outputs)
-    encoding = property(lambda self: self._net.encoding)
-    family = property(lambda self: self._net.family)
-    avx2 = property(lambda self: self._net.avx2, doc="True when forward uses the AVX2 + FMA path.")
+    @property
+    def inputs(self) -> int:
+        return self._net.inputs
+
+    @property
+    def hidden(self) -> int:
+        return self._net.hidden
+
+    @property
+    def outputs(self) -> int:
+        return self._net.outputs
+
+    @property
+    def encoding(self) -> str:
+        return self._net.encoding
+
+    @property
+    def family(self) -> str:
+        return self._net.family
+
+    @property
+    def avx2(self) -> bool:
+        """True when forward uses the AVX2 + FMA path."""
+        return self._net.avx2
 
     @property
     def metadata(self) -> str:
@@ -189,23 +238,13 @@ class Net:
     def force_scalar(self, on: bool) -> None:
         self._net.force_scalar = require_bool("force_scalar", on)
 
-    def _weight(name: str, doc: str):  # noqa: N805 (a property factory used in the class body)
-        def get(self) -> np.ndarray:
-            return getattr(self._net, name)
-
-        def set_(self, value: Any) -> None:
-            setattr(self._net, name, _floats(value, name))
-
-        return property(get, set_, doc=doc)
-
-    w1 = _weight("w1", "Input layer weights (inputs, hidden): w1[i, h] from input i to hidden unit h.")
-    b1 = _weight("b1", "Hidden biases (hidden,).")
-    w2 = _weight("w2", "Output layer weights (5, hidden): w2[o, h] from hidden unit h to output o.")
-    b2 = _weight("b2", "Output biases (5,).")
-    del _weight
+    w1 = _Weight("w1", "Input layer weights (inputs, hidden): w1[i, h] from input i to hidden unit h.")
+    b1 = _Weight("b1", "Hidden biases (hidden,).")
+    w2 = _Weight("w2", "Output layer weights (5, hidden): w2[o, h] from hidden unit h to output o.")
+    b2 = _Weight("b2", "Output biases (5,).")
 
     # --- pickling (e.g. to ship a net to worker processes) --------------------------------------
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_unpickle, (self.family, self.hidden, self.encoding, self.inputs, self.metadata,
                             self.w1, self.b1, self.w2, self.b2))
 

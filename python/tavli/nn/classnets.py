@@ -44,7 +44,7 @@ class ClassNets:
         return {k: v for k, v in (("contact", self.contact), ("race", self.race), ("crashed", self.crashed))
                 if v is not None}
 
-    def _evaluator(self) -> Any:
+    def _evaluator(self) -> _core.ClassNetEvaluator:
         """A core ClassNetEvaluator holding copies of the nets (what a search runs on)."""
         return _core.ClassNetEvaluator(self.contact._net, self.race._net if self.race else None,
                                        self.crashed._net if self.crashed else None)
@@ -54,7 +54,9 @@ class ClassNets:
         """From weight file paths (race and crashed optional)."""
         return cls(Net.load(contact), Net.load(race) if race else None, Net.load(crashed) if crashed else None)
 
-    family = property(lambda self: self.contact.family)
+    @property
+    def family(self) -> str:
+        return self.contact.family
 
     def __repr__(self) -> str:
         return "tavli.classnets.ClassNets(" + ", ".join(f"{k}={v!r}" for k, v in self.nets().items()) + ")"

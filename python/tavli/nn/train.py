@@ -26,7 +26,7 @@ import math
 import shlex
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Sequence, TypedDict
 
 from .. import _core
 from .._base.options import to_pairs
@@ -36,6 +36,26 @@ __all__ = ["TdTrainer", "evaluate_vs", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-td/1"
 OPPONENTS = ("heuristic", "random")
+
+
+class VersusCounts(TypedDict):
+    """The core's counts of evaluate_vs's games (other: draws and unfinished games)."""
+
+    games: int
+    net_wins: int
+    opponent_wins: int
+    other: int
+    net_points: int
+    opponent_points: int
+
+
+class VersusResult(VersusCounts):
+    """evaluate_vs's result: the counts, the net's score (its share of the games, a draw half)
+    and the score's 95% Wilson interval."""
+
+    score: float
+    low: float
+    high: float
 
 
 def _int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -89,12 +109,31 @@ class TdTrainer:
         self.alpha_steps = _alpha_steps(alpha_steps)
         self._core.alpha = self.alpha_at(self.games)
 
-    games = property(lambda self: self._core.games, doc="Games played so far (the next game's index).")
-    alpha = property(lambda self: self._core.alpha, doc="The learning rate of the next game.")
-    lambda_ = property(lambda self: self._core.lambda_)
-    epsilon = property(lambda self: self._core.epsilon)
-    seed = property(lambda self: self._core.seed)
-    max_plies = property(lambda self: self._core.max_plies)
+    @property
+    def games(self) -> int:
+        """Games played so far (the next game's index)."""
+        return self._core.games
+
+    @property
+    def alpha(self) -> float:
+        """The learning rate of the next game."""
+        return self._core.alpha
+
+    @property
+    def lambda_(self) -> float:
+        return self._core.lambda_
+
+    @property
+    def epsilon(self) -> float:
+        return self._core.epsilon
+
+    @property
+    def seed(self) -> int:
+        return self._core.seed
+
+    @property
+    def max_plies(self) -> int:
+        return self._core.max_plies
 
     def train(self, games: int) -> dict[str, int]:
         """Plays and learns from the next `games` games in C++ (GIL released); returns {games,
@@ -197,7 +236,7 @@ def evaluate_vs(
     threads: int = 1,
     max_plies: int = 10_000,
     **options: Any,
-) -> dict[str, Any]:
+) -> VersusResult:
     """`games` games of the net's 0-ply player against "heuristic" (0-ply greedy) or "random",
     colours alternating, games 2k and 2k + 1 on the same dice (train.h). Returns the counts (games,
     net_wins, opponent_wins, other: draws and unfinished, net_points, opponent_points) and
@@ -206,14 +245,13 @@ def evaluate_vs(
         raise ValueError("net must be a tavli.nn.Net")
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r} (known: {', '.join(OPPONENTS)})")
-    r = dict(_core.evaluate_vs(net._net, variant, to_pairs(options), opponent, _int("games", games, 0, 2**40),
-                               _int("seed", seed, 0, 2**64 - 1), _int("threads", threads, 1, 1024),
-                               _int("max_plies", max_plies, 1, 10**7)))
+    r = _core.evaluate_vs(net._net, variant, to_pairs(options), opponent, _int("games", games, 0, 2**40),
+                          _int("seed", seed, 0, 2**64 - 1), _int("threads", threads, 1, 1024),
+                          _int("max_plies", max_plies, 1, 10**7))
     n = r["games"]
     p = (r["net_wins"] + 0.5 * r["other"]) / n if n else float("nan")
-    r["score"] = p
-    r["low"], r["high"] = _wilson(p, n)
-    return r
+    low, high = _wilson(p, n)
+    return VersusResult(**r, score=p, low=low, high=high)
 
 
 def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -295,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     try:
-        options = _options(args.option)
+        options: dict[str, Any] = _options(args.option)
         if args.games < 0:
             raise ValueError("--games must be >= 0")
         for name in ("checkpoint_every", "eval_every"):
@@ -332,7 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             if not args.variant:
                 raise ValueError("--variant is required (unless --resume)")
-            s = {k: (getattr(args, k) if getattr(args, k) is not None else d) for k, d in DEFAULTS.items()}
+            s: dict[str, Any] = {k: (getattr(args, k) if getattr(args, k) is not None else d)
+                                 for k, d in DEFAULTS.items()}
             net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
                       encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],
@@ -353,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
          f"epsilon {trainer.epsilon}, seed {trainer.seed}: games {trainer.games} -> {args.games}")
 
     def next_boundary(g: int) -> int:
-        b = min(args.games, g + args.chunk)
+        b: int = min(args.games, g + args.chunk)
         for every in (args.checkpoint_every, args.eval_every):
             if every:
                 b = min(b, (g // every + 1) * every)

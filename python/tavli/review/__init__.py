@@ -50,6 +50,7 @@ from .._base.args import int_arg
 from .._base.progress import reporter
 from . import cube as RC
 from ..board import Board
+from ..cube import CubeDecision
 from ..io.record import MatchRecord, Step, replay, validate
 from ..match import OPENING
 
@@ -272,7 +273,7 @@ def review(
     cube_judged: list[tuple[int, RC.CubeJudgement]] = []  # (player, judgement) of every evaluated decision
     boards: list[tuple[Board, _core.Play, _core.Play]] = []
     first_seen: set[int] = set()
-    pending: RC.CubeDecision | None = None  # the double's decision, judged again for its answer
+    pending: CubeDecision | None = None  # the double's decision, judged again for its answer
     t0 = time.perf_counter()
     for step in steps:
         a = step.action

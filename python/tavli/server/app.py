@@ -362,7 +362,7 @@ def _simulated(variant: str, games: int, players: list[str], seed: int, options:
     No games at all when the budget ran out inside the first chunk (empty arrays)."""
     per_game = sum(SIM_PLAYERS[s] for s in players)
     chunk = max(1, int(min(SIM_CHUNK_SECONDS, budget.seconds / 4) / per_game))
-    parts = []
+    parts: list[dict[str, np.ndarray]] = []
     played = 0
     while played < games and (not parts or budget.left() > 0):  # the first chunk always runs
         n = min(chunk, games - played)

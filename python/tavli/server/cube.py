@@ -8,7 +8,7 @@ evaluation under the request's CPU budget, then the 0-ply cubeful formula (micro
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -114,7 +114,7 @@ class CubeRequest(BaseModel):
         "(gnubg's cumulative convention) to decide on instead of evaluating.")
 
 
-def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run: Callable[..., Any],
+def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run: Callable[..., Awaitable[JSONResponse]],
                call_within: Callable[..., Any]) -> None:
     """Adds POST {api}/cube: `run(fn, body)` queues fn(body, budget) on the app's work pool;
     `api_error(field, message)` is the refusal; `call_within` bounds the evaluation by the budget."""

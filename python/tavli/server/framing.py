@@ -46,7 +46,7 @@ class RequestFraming:
         self.app = app
         self.max_bytes = max_bytes
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -58,9 +58,9 @@ class RequestFraming:
             return
         received = 0
 
-        async def limited_receive() -> dict:
+        async def limited_receive() -> dict[str, Any]:
             nonlocal received
-            message = await receive()
+            message: dict[str, Any] = await receive()  # an ASGI message
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:  # chunked bodies have no Content-Length

@@ -6,13 +6,13 @@ rollout would depend on the machine's speed). This module only converts and boun
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal
+from typing import Any, Awaitable, Callable, Literal
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavli import forms
+from tavli.io import forms
 
 Z95 = 1.959963984540054  # a two-sided 95% interval of a mean from its standard error
 
@@ -34,7 +34,8 @@ def rollout_to_json(r: Any) -> dict[str, Any]:
             "equity_ci95": Z95 * r.equity_std_error, "trials": r.trials, "truncated": r.truncated}
 
 
-def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run: Callable[..., Any]) -> None:
+def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
+               run: Callable[..., Awaitable[JSONResponse]]) -> None:
     """Adds POST {api}/rollout: `run(fn, body)` queues fn(body, budget) on the app's work pool;
     `api_error(field, message)` is the refusal."""
     from .cube import position_from_json

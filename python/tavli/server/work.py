@@ -18,7 +18,9 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
+
+_T = TypeVar("_T")
 
 
 class Busy(Exception):
@@ -56,8 +58,8 @@ def _function_takes_time_limit(fn: Callable[..., Any]) -> bool:
         return False
 
 
-def call_within(fn: Callable[..., Any], budget: Budget, *args: Any, time_limit: float | None = None,
-                **kwargs: Any) -> Any:
+def call_within(fn: Callable[..., _T], budget: Budget, *args: Any, time_limit: float | None = None,
+                **kwargs: Any) -> _T:
     """fn(*args, **kwargs), with time_limit=min(time_limit, the budget left) when fn takes one
     (so the engine itself stops at the budget; calls that take none are bounded by the admission
     estimate and the caller's checks between calls)."""
@@ -94,7 +96,7 @@ class WorkPool:
         with self._lock:
             self._admitted -= 1
 
-    def _timed(self, fn: Callable[..., Any], args: tuple) -> Any:
+    def _timed(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
         start = time.perf_counter()
         try:
             return fn(*args, Budget(self.budget))
@@ -112,7 +114,7 @@ class WorkPool:
         if self._admitted >= self.workers + self.queue:
             raise Busy(self.retry_after(), self._admitted - self.workers)
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         """fn(*args, budget) on a worker; Busy when the queue is full. A request whose client went
         away before its turn is dropped from the queue (cancelling the await cancels the future)."""
         with self._lock:
@@ -130,11 +132,11 @@ class AdmitWhenRoom:
     """ASGI middleware: a request for work (`is_work(scope)`) that finds the queue full is refused
     before its body is read and parsed, so that a flood of refusals costs the event loop little."""
 
-    def __init__(self, app: Any, pool: WorkPool, is_work: Callable[[dict], bool],
+    def __init__(self, app: Any, pool: WorkPool, is_work: Callable[[dict[str, Any]], bool],
                  refuse: Callable[[Busy], Any]) -> None:
         self.app, self.pool, self.is_work, self.refuse = app, pool, is_work, refuse
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and self.is_work(scope):
             try:
                 self.pool.check()
