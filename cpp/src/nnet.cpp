@@ -349,7 +349,7 @@ NeuralNet::NeuralNet(int inputs, int hidden, const std::string& encoding, const 
   w2_.resize(static_cast<std::size_t>(kOutputs) * hidden);
   b2_.assign(kOutputs, 0.0f);
   Rng rng(seed);
-  auto fill = [&](std::vector<float>& w, int fan_in) {
+  auto fill = [&](Weights& w, int fan_in) {
     const float a = 1.0f / std::sqrt(static_cast<float>(fan_in));
     for (float& v : w) v = a * (static_cast<float>(rng.next() >> 40) * (2.0f / 16777216.0f) - 1.0f);  // 24 bits
   };
@@ -377,7 +377,7 @@ void NeuralNet::force_scalar(bool on) { use_avx2_ = !on && cpu_has_avx2(); }
 void NeuralNet::check_finite() const {
   const struct {
     const char* name;
-    const std::vector<float>& w;
+    const Weights& w;
     int cols;
   } layers[] = {{"w1", w1_, hidden_}, {"b1", b1_, 0}, {"w2", w2_, hidden_}, {"b2", b2_, 0}};
   for (const auto& l : layers)
@@ -456,7 +456,8 @@ struct Writer {
     u32(static_cast<std::uint32_t>(s.size()));
     bytes.insert(bytes.end(), s.begin(), s.end());
   }
-  void floats(const std::vector<float>& w) {
+  template <typename V>
+  void floats(const V& w) {
     for (float f : w) {
       std::uint32_t v;
       std::memcpy(&v, &f, sizeof v);
@@ -508,7 +509,8 @@ struct Reader {
     pos += n;
     return s;
   }
-  void floats(std::vector<float>& w) {
+  template <typename V>
+  void floats(V& w) {
     for (float& f : w) {
       const std::uint32_t v = u32("weights");
       std::memcpy(&f, &v, sizeof f);
