@@ -165,10 +165,12 @@ std::vector<int> pin_list(std::uint32_t m) {
 }
 
 // Hands the vector's buffer to numpy (no copy): the array owns it through a capsule.
-py::array_t<std::uint8_t> rows_array(std::vector<std::uint8_t>&& bytes) {
+template <class Alloc>
+py::array_t<std::uint8_t> rows_array(std::vector<std::uint8_t, Alloc>&& bytes) {
+  using Bytes = std::vector<std::uint8_t, Alloc>;
   const auto n = static_cast<py::ssize_t>(bytes.size() / kRowBytes);
-  auto* owned = new std::vector<std::uint8_t>(std::move(bytes));
-  py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
+  auto* owned = new Bytes(std::move(bytes));
+  py::capsule free_it(owned, [](void* p) { delete static_cast<Bytes*>(p); });
   return py::array_t<std::uint8_t>({n, static_cast<py::ssize_t>(kRowBytes)}, owned->data(), free_it);
 }
 

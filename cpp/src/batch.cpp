@@ -1,10 +1,16 @@
 #include "tavli/batch.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <exception>
 #include <string>
 #include <memory>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
@@ -14,6 +20,34 @@
 #include "tavli/search.h"
 
 namespace tavli {
+
+namespace {
+constexpr std::size_t kHugeFrom = std::size_t{8} << 20, kHugePage = std::size_t{2} << 20;
+}  // namespace
+
+void* allocate_rows(std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kHugeFrom) {
+    void* p = nullptr;
+    if (posix_memalign(&p, kHugePage, bytes) != 0) throw std::bad_alloc();
+    madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused, the pages are ordinary ones
+    return p;
+  }
+#endif
+  return ::operator new(bytes);
+}
+
+void free_rows(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kHugeFrom) {
+    std::free(p);
+    return;
+  }
+#endif
+  (void)bytes;
+  ::operator delete(p);
+}
+
 namespace {
 
 Dice row_dice(const std::int64_t* dice, std::int64_t i) {
@@ -34,7 +68,7 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
   // Each worker decodes and validates its own contiguous range, then generates it (the decoding is
   // no serial part), writing its result rows straight into its chunk. A bad row stops its worker;
   // the error named is the lowest bad row's, whichever worker found it, and nothing is returned.
-  std::vector<std::vector<std::uint8_t>> chunks(static_cast<std::size_t>(t));
+  std::vector<RowBuffer> chunks(static_cast<std::size_t>(t));
   std::vector<std::int64_t> bad_row(static_cast<std::size_t>(t), -1);
   std::vector<std::exception_ptr> bad(static_cast<std::size_t>(t));
   parallel_ranges(n, t, [&](std::int64_t b, std::int64_t e, int w) {
@@ -70,7 +104,7 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
       own_gen = std::make_unique<MoveGenerator>();
       gen = own_gen.get();
     }
-    std::vector<std::uint8_t>& chunk = chunks[static_cast<std::size_t>(w)];
+    RowBuffer& chunk = chunks[static_cast<std::size_t>(w)];
     for (std::int64_t i = b; i < e; ++i) {
       check_stop();
       const auto k = static_cast<std::size_t>(i - b);
@@ -78,7 +112,14 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
       out.counts[static_cast<std::size_t>(i)] = list->size();
       if (!want_positions) continue;
       std::size_t at = chunk.size();
-      chunk.resize(at + static_cast<std::size_t>(list->size()) * kRowBytes);
+      const std::size_t need = at + static_cast<std::size_t>(list->size()) * kRowBytes;
+      if (need > chunk.capacity()) {
+        // Room for the rest of the range at the mean so far (+ 1/8): a growth or two, not a
+        // doubling's copy and fresh pages every time.
+        const auto done = static_cast<std::size_t>(i - b + 1), rows_left = static_cast<std::size_t>(e - i - 1);
+        chunk.reserve(std::max(need + need / done * rows_left * 9 / 8, 2 * chunk.capacity()));
+      }
+      chunk.resize(need);
       for (const Play& p : *list) {
         Position child = p.result;
         child.flip();

@@ -1,6 +1,7 @@
 #include "tavli/encode.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -141,6 +142,21 @@ struct SparseOut {
   }
 };
 
+// The Tesauro units of one point by its count n (0..15): how many of the point's 4 units are
+// non-zero (they come first) and their values, by encode()'s expressions.
+struct TesauroPoint {
+  int kept[16];
+  float value[16][4];
+  constexpr TesauroPoint() : kept(), value() {
+    for (int n = 0; n < 16; ++n) {
+      kept[n] = (n >= 1) + (n >= 2) + (n >= 3) + (n > 3);
+      value[n][0] = value[n][1] = value[n][2] = 1.0f;
+      value[n][3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
+    }
+  }
+};
+constexpr TesauroPoint kTesauroPoint;
+
 // One side's point units, visiting only the occupied (or pinned) points: `base` is the side's
 // first unit, `per` the units per point.
 template <Encoding e>
@@ -151,11 +167,11 @@ void sparse_points(const SideState& side, int base, SparseOut& o) {
     switch (e) {  // a constant: each instance keeps one case
       case Encoding::Tesauro:
       case Encoding::Expert: {
+        // All four slots written from the table, the first kept[n] kept (callers leave room).
         const int u = base + 4 * r;
-        o.put_if(n >= 1, u, 1.0f);
-        o.put_if(n >= 2, u + 1, 1.0f);
-        o.put_if(n >= 3, u + 2, 1.0f);
-        o.put_if(n > 3, u + 3, n > 3 ? (n - 3) / 2.0f : 0.0f);
+        for (int j = 0; j < 4; ++j) o.index[o.n + j] = static_cast<std::uint16_t>(u + j);
+        std::memcpy(o.value + o.n, kTesauroPoint.value[n], sizeof kTesauroPoint.value[n]);
+        o.n += kTesauroPoint.kept[n];
         break;
       }
       case Encoding::Plakoto: {

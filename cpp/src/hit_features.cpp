@@ -60,20 +60,20 @@ int shots(const SideState& me, const SideState& them) {
   // via[d]: where a checker lands with one die d (blots are open points, so a hit shows up here).
   std::uint32_t via[7];
   for (int d = 1; d <= 6; ++d) via[d] = (from << d) & open;
+  // Branch-free (which rolls hit is data that a branch predictor cannot learn): every test is
+  // computed and counted as 0 or 1.
   int count = 0;
   for (int a = 1; a <= 6; ++a) {
     // a-a: up to four steps of a, each landing on an open point.
-    std::uint32_t at = via[a];
-    for (int k = 0; k < 4 && at; ++k) {
-      if (at & targets) {
-        ++count;
-        break;
-      }
+    std::uint32_t at = via[a], seen = at;
+    for (int k = 1; k < 4; ++k) {
       at = (at << a) & open;
+      seen |= at;
     }
+    count += (seen & targets) != 0;
     for (int b = a + 1; b <= 6; ++b) {
-      const bool hit = ((via[a] | via[b]) & targets) || ((((via[a] << b) | (via[b] << a)) & open) & targets);
-      if (hit) count += 2;
+      const std::uint32_t reach = via[a] | via[b] | (((via[a] << b) | (via[b] << a)) & open);
+      count += 2 * ((reach & targets) != 0);
     }
   }
   return count;

@@ -99,7 +99,10 @@ class Searcher {
                               (0xC2B2AE3D27D4EB4Full * lvl);
     if (cache_.empty()) cache_.resize(std::size_t{1} << kCacheBits);  // only searches of 2+ plies need it
     Entry& e = cache_[key & ((std::size_t{1} << kCacheBits) - 1)];
-    if (e.key == key && e.depth == depth && e.generation == generation_) return e.value;
+    // The hash picks the slot; the exact position and level confirm it (a collision is a miss).
+    const PositionKey exact = pos.key();
+    if (e.key == key && e.depth == depth && e.level == lvl && e.generation == generation_ && e.exact == exact)
+      return e.value;
     Probabilities acc;
     MoveList& list = list_at(level);
     for (const WeightedRoll& wr : all_rolls()) {
@@ -108,6 +111,8 @@ class Searcher {
     }
     e.key = key;
     e.depth = depth;
+    e.level = lvl;
+    e.exact = exact;
     e.generation = generation_;
     e.value = acc;
     return acc;
@@ -208,7 +213,8 @@ class Searcher {
                      const MatchUtility& u, int level) {
     keep.clear();
     const int n = static_cast<int>(vals.size());
-    std::vector<int> order(static_cast<std::size_t>(n));
+    thread_local std::vector<int> order;  // no allocation per node once grown
+    order.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
     if (!f) {
       keep = order;
@@ -234,6 +240,8 @@ class Searcher {
     std::uint64_t key = 0;
     int depth = -1;
     std::uint32_t generation = 0;
+    std::uint64_t level = 0;  // the part of the level the value depends on (value())
+    PositionKey exact{};
     Probabilities value;
   };
   static constexpr int kCacheBits = 15;

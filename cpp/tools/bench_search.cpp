@@ -1,9 +1,12 @@
 // Search throughput with no Python in the loop:
-//   bench_search [variant] [positions] [plies] [seed] [net.tnet or "heuristic"] [threads]
-// Analyses `positions` seeded random-game (position, roll) pairs at `plies` (default filters) and
-// prints the static evaluations (leaf nodes) per second and the time per analysis.
+//   bench_search [variant] [positions] [plies] [seed] [net.tnet or "heuristic"] [threads] [cache]
+// Analyses `positions` seeded random-game (position, roll) pairs at `plies` (default filters; with
+// "cache", the shared static-evaluation cache on) and prints the static evaluations (leaf nodes)
+// per second and the time per analysis, wall and CPU (the CPU time of all threads: on a shared
+// machine, CPU / wall with 2 threads says how much of two cores the run got).
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -30,6 +33,13 @@ int main(int argc, char** argv) {
   SearchOptions opt;
   opt.plies = plies;
   opt.threads = threads;
+  opt.use_cache = argc > 7 && std::string(argv[7]) == "cache";
+  auto cpu_seconds = [] {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+  };
+  const double c0 = cpu_seconds();
   std::int64_t nodes = 0;
   long analysed = 0;
   double checksum = 0;
@@ -44,8 +54,10 @@ int main(int argc, char** argv) {
     ++analysed;
   }
   const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%s %d-ply %d threads (%s): %ld analyses, %.3f ms each, %lld leaf evaluations, %.2f M/s, checksum %.6f\n",
-              variant.c_str(), plies, threads, ev.name().c_str(), analysed, dt * 1e3 / analysed,
-              static_cast<long long>(nodes), nodes / dt / 1e6, checksum);
+  const double cpu = cpu_seconds() - c0;
+  std::printf("%s %d-ply %d threads%s (%s): %ld analyses, %.3f ms each (CPU %.3f ms), %lld leaf evaluations, "
+              "%.2f M/s, checksum %.6f\n",
+              variant.c_str(), plies, threads, opt.use_cache ? " cache" : "", ev.name().c_str(), analysed,
+              dt * 1e3 / analysed, cpu * 1e3 / analysed, static_cast<long long>(nodes), nodes / dt / 1e6, checksum);
   return 0;
 }

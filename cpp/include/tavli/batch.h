@@ -4,7 +4,10 @@
 // each row's work is independent and outputs are gathered in row order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "tavli/eval.h"
@@ -12,10 +15,38 @@
 
 namespace tavli {
 
+// Storage for large row buffers: at least 8 MiB goes in transparent huge pages where Linux offers
+// them (madvise; a 2 MiB page is one fault instead of 512: page faults were half the time of a
+// big batch with positions, and they serialise threads on the address space's lock).
+void* allocate_rows(std::size_t bytes);
+void free_rows(void* p, std::size_t bytes) noexcept;
+
+// Bytes that a resize leaves uninitialised: a result of hundreds of MB is written by the workers
+// (each touching its own pages, in parallel) instead of zero-filled by the calling thread first.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  T* allocate(std::size_t n) { return static_cast<T*>(allocate_rows(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { free_rows(p, n * sizeof(T)); }
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U*) noexcept {}  // default-initialise: nothing for bytes
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using RowBuffer = std::vector<std::uint8_t, UninitAllocator<std::uint8_t>>;
+
 struct BatchResult {
   std::vector<std::int32_t> counts;     // legal plays per row
   std::vector<std::int64_t> offsets;    // with positions: row i's results are [offsets[i], offsets[i+1])
-  std::vector<std::uint8_t> positions;  // with positions: result rows, other side to move
+  RowBuffer positions;                  // with positions: result rows, other side to move
 };
 
 // Validates every row (InvalidPosition naming the lowest bad row; nothing is returned then) and

@@ -49,9 +49,10 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
 // The same units as encode(pos, to_move, rules, e, nullptr, out), as a sparse list: the indices
 // of the units that may be non-zero, increasing, and their values (every unit not listed is 0;
 // a listed one may be 0 too). Returns the count (at most encoding_size(e, false)); the
-// arrays need room for one entry more (a scratch slot). This is what
+// arrays need room for kSparseSlack entries more (scratch slots). This is what
 // the evaluator feeds the net (a backgammon position has about 30 such units of 205); the values
 // are computed by the same expressions as encode()'s, so they are bit-identical (tested).
+constexpr int kSparseSlack = 4;
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
                   float* value);
 

@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -114,7 +115,8 @@ class NeuralNet {
   // 0. Bit-identical to forward_batch on the dense rows (the same products, added in the same
   // order; a zero input only ever adds an exact 0 there), but each row touches only its own
   // units' weight rows: unrelated positions (a search's distinct leaves) share few of them, so
-  // this does not pay for the union of a tile's inputs as forward_batch does.
+  // this does not pay for the union of a tile's inputs as forward_batch does. The AVX2 path runs
+  // the output layers of two rows side by side (independent sums; each row's in its own order).
   void forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n, float* out) const;
 
   // Which implementation forward uses: AVX2 + FMA when the CPU has it, unless forced to scalar.
@@ -126,7 +128,21 @@ class NeuralNet {
   NeuralNet() = default;
   int inputs_ = 0, hidden_ = 0;
   std::string encoding_, family_, metadata_;
-  std::vector<float> w1_, b1_, w2_, b2_;
+  // Cache-line aligned: a 32-byte load of a weight row then never straddles two lines (the
+  // forward pass is bound by loading w1's rows; vector's 16-byte alignment split every other load).
+  template <typename T>
+  struct LineAligned {
+    using value_type = T;
+    LineAligned() = default;
+    template <typename U>
+    LineAligned(const LineAligned<U>&) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+    bool operator==(const LineAligned&) const { return true; }
+    bool operator!=(const LineAligned&) const { return false; }
+  };
+  using Weights = std::vector<float, LineAligned<float>>;
+  Weights w1_, b1_, w2_, b2_;
   bool use_avx2_ = false;
 };
 
