@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "tavli/interrupt.h"
+#include "tavli/playout.h"
 
 namespace tavli {
 namespace {
@@ -157,10 +158,10 @@ class CubefulSearch {
     std::vector<int> where;
     std::vector<bool> over(static_cast<std::size_t>(n), false);
     for (int i = 0; i < n; ++i) {
-      Position child = list[i].result;
-      child.flip();
+      const PlyResult step = advance(pos, list[i], rules_, mover);
+      const Position& child = step.position;
       children.push_back(child);
-      if (const auto o = outcome_after_play(pos, child, rules_, opp)) {
+      if (const auto& o = step.outcome) {
         if (o->winner < 0) throw std::invalid_argument("the cubeful search takes games without draws");
         over[static_cast<std::size_t>(i)] = true;
         for (std::size_t s = 0; s < states.size(); ++s)
@@ -276,10 +277,9 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
   for (int i : keep) {
     depth_of[static_cast<std::size_t>(i)] = opt.plies;
     if (opt.plies == 0) continue;
-    Position child = list[i].result;
-    child.flip();
-    if (outcome_after_play(pos, child, rules, other(mover))) continue;  // exact already
-    search.node(child, other(mover), cubes, opt.plies, 1, nullptr, v);
+    const PlyResult step = advance(pos, list[i], rules, mover);
+    if (step.outcome) continue;  // exact already
+    search.node(step.position, step.to_move, cubes, opt.plies, 1, nullptr, v);
     vals[static_cast<std::size_t>(i)][0] = search.flip(v[0]);
   }
   std::vector<int> order(static_cast<std::size_t>(list.size()));
