@@ -9,8 +9,8 @@ from tavli.io.geometry import facing_point
 
 
 def test_rule_book_points():
-    # RULES.md §1.1: contrary games number the route from opposite ends (a side's first point is the
-    # other's last); in parallel games both start in the same corner-to-be, half a board apart.
+    # RULES.md §1.1's table: r' = 23 - r (contrary movement), r' = (r + 12) mod 24 (parallel): in
+    # Plakoto the opponent starts on my r 23, in Fevga on my r 12.
     assert [facing_point("contrary", r) for r in (0, 5, 11, 12, 23)] == [23, 18, 12, 11, 0]
     assert [facing_point("parallel", r) for r in (0, 5, 11, 12, 23)] == [12, 17, 23, 0, 11]
 
