@@ -11,15 +11,13 @@ struct PlayBatch {
   std::vector<Position> positions;  // the results handed to the evaluator
   std::vector<int> where;           // their plays' indices in the list
   std::vector<Probabilities> values;
+  std::vector<Probabilities> plays;  // best_play's values of every play
 };
 
-}  // namespace
-
-void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
-                 Probabilities* out) {
-  Scratch<PlayBatch> scratch;
-  std::vector<Position>& batch = scratch->positions;
-  std::vector<int>& where = scratch->where;
+void values_into(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                 Probabilities* out, PlayBatch& scratch) {
+  std::vector<Position>& batch = scratch.positions;
+  std::vector<int>& where = scratch.where;
   batch.clear();
   where.clear();
   for (int i = 0; i < list.size(); ++i) {
@@ -32,18 +30,26 @@ void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, c
     }
   }
   if (batch.empty()) return;
-  std::vector<Probabilities>& vals = scratch->values;
+  std::vector<Probabilities>& vals = scratch.values;
   vals.resize(batch.size());
   ev.evaluate(batch.data(), static_cast<int>(batch.size()), rules, vals.data());
   for (std::size_t k = 0; k < batch.size(); ++k) out[where[k]] = vals[k].inverted();
 }
 
+}  // namespace
+
+void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                 Probabilities* out) {
+  Scratch<PlayBatch> scratch;
+  values_into(ev, pos, rules, list, out, *scratch);
+}
+
 int best_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list) {
   if (list.size() == 1) return 0;
-  Scratch<std::vector<Probabilities>> scratch;
-  std::vector<Probabilities>& vals = *scratch;
+  Scratch<PlayBatch> scratch;
+  std::vector<Probabilities>& vals = scratch->plays;
   vals.resize(static_cast<std::size_t>(list.size()));
-  play_values(ev, pos, rules, list, vals.data());
+  values_into(ev, pos, rules, list, vals.data(), *scratch);
   int best = 0;
   float best_eq = -1e9f;
   for (int i = 0; i < list.size(); ++i) {
