@@ -8,30 +8,52 @@ namespace tavli {
 namespace {
 
 struct PlayBatch {
-  std::vector<Position> positions;
+  std::vector<Position> positions;  // the results handed to the evaluator
+  std::vector<int> where;           // their plays' indices in the list
   std::vector<Probabilities> values;
+  std::vector<Probabilities> plays;  // best_play's values of every play
 };
 
+void values_into(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                 Probabilities* out, PlayBatch& scratch) {
+  std::vector<Position>& batch = scratch.positions;
+  std::vector<int>& where = scratch.where;
+  batch.clear();
+  where.clear();
+  for (int i = 0; i < list.size(); ++i) {
+    const PlyResult step = advance(pos, list[i], rules, kWhite);
+    if (step.outcome) {
+      out[i] = mover_value(step);
+    } else {
+      batch.push_back(step.position);
+      where.push_back(i);
+    }
+  }
+  if (batch.empty()) return;
+  std::vector<Probabilities>& vals = scratch.values;
+  vals.resize(batch.size());
+  ev.evaluate(batch.data(), static_cast<int>(batch.size()), rules, vals.data());
+  for (std::size_t k = 0; k < batch.size(); ++k) out[where[k]] = vals[k].inverted();
+}
+
 }  // namespace
+
+void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                 Probabilities* out) {
+  Scratch<PlayBatch> scratch;
+  values_into(ev, pos, rules, list, out, *scratch);
+}
 
 int best_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list) {
   if (list.size() == 1) return 0;
   Scratch<PlayBatch> scratch;
-  std::vector<Position>& batch = scratch->positions;
-  std::vector<Probabilities>& vals = scratch->values;
-  batch.clear();
-  for (const Play& pl : list) {
-    batch.push_back(pl.result);
-    batch.back().flip();
-  }
-  vals.resize(batch.size());
-  ev.evaluate(batch.data(), static_cast<int>(batch.size()), rules, vals.data());
+  std::vector<Probabilities>& vals = scratch->plays;
+  vals.resize(static_cast<std::size_t>(list.size()));
+  values_into(ev, pos, rules, list, vals.data(), *scratch);
   int best = 0;
   float best_eq = -1e9f;
   for (int i = 0; i < list.size(); ++i) {
-    const auto o = outcome_after_play(pos, batch[static_cast<std::size_t>(i)], rules, kWhite);
-    const float eq = o ? terminal_probabilities(*o, kWhite).inverted().equity()
-                       : vals[static_cast<std::size_t>(i)].inverted().equity();
+    const float eq = vals[static_cast<std::size_t>(i)].equity();
     if (eq > best_eq) {
       best_eq = eq;
       best = i;

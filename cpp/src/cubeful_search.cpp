@@ -10,6 +10,7 @@
 
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
+#include "tavli/playout.h"
 
 namespace tavli {
 namespace {
@@ -164,10 +165,10 @@ class CubefulSearch {
     std::vector<int> where;
     std::vector<bool> over(static_cast<std::size_t>(n), false);
     for (int i = 0; i < n; ++i) {
-      Position child = list[i].result;
-      child.flip();
+      const PlyResult step = advance(pos, list[i], rules_, mover);
+      const Position& child = step.position;
       children.push_back(child);
-      if (const auto o = outcome_after_play(pos, child, rules_, opp)) {
+      if (const auto& o = step.outcome) {
         if (o->winner < 0) throw std::invalid_argument("the cubeful search takes games without draws");
         over[static_cast<std::size_t>(i)] = true;
         for (std::size_t s = 0; s < states.size(); ++s)
@@ -301,14 +302,13 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
     search.nodes += root_items(keep.size(), opt.threads, rules, ev, match, met, opt.filters,
                                [&](CubefulSearch& s, std::size_t k) {
       const int i = keep[k];
-      Position child = list[i].result;
-      child.flip();
-      if (outcome_after_play(pos, child, rules, other(mover))) {  // exact already
+      const PlyResult step = advance(pos, list[i], rules, mover);
+      if (step.outcome) {  // exact already
         deep[k] = vals[static_cast<std::size_t>(i)][0];
         return;
       }
       std::vector<double> v;
-      s.node(child, other(mover), cubes, opt.plies, 1, nullptr, v);
+      s.node(step.position, step.to_move, cubes, opt.plies, 1, nullptr, v);
       deep[k] = s.flip(v[0]);
     });
     for (std::size_t k = 0; k < keep.size(); ++k) vals[static_cast<std::size_t>(keep[k])][0] = deep[k];

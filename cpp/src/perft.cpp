@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "tavli/interrupt.h"
+#include "tavli/playout.h"
 
 namespace tavli {
 namespace {
@@ -20,10 +21,9 @@ std::uint64_t perft_rec(const Position& pos, const Rules& rules, int depth, Move
       continue;
     }
     for (int i = 0; i < list.size(); ++i) {
-      Position child = list[i].result;
-      child.flip();
+      const PlyResult step = advance(pos, list[i], rules, kWhite);
       // A play that ends the game is a leaf (the mother rule may need the play itself to tell).
-      total += outcome_after_play(pos, child, rules, kWhite) ? 1 : perft_rec(child, rules, depth - 1, gen, lists);
+      total += step.outcome ? 1 : perft_rec(step.position, rules, depth - 1, gen, lists);
       // `list` is reused only by deeper levels, which use their own entries.
     }
   }

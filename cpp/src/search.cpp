@@ -7,9 +7,11 @@
 #include <optional>
 #include <thread>
 
+#include "tavli/best_play.h"
 #include "tavli/eval_cache.h"
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
+#include "tavli/playout.h"
 #include "tavli/scratch.h"
 
 namespace tavli {
@@ -49,11 +51,10 @@ const MoveFilter kNarrowAfter2{0, 2, 0.04f};
 // thread that starts searches of 2 plies or more.
 constexpr int kEvalCacheBits = 16;
 
-EvalCache& thread_eval_cache() {
-  thread_local std::unique_ptr<EvalCache> cache;
-  if (!cache) cache = std::make_unique<EvalCache>(kEvalCacheBits);
-  return *cache;
-}
+// A search's cache, leased per search (scratch.h): a calling thread keeps its one across searches.
+struct SearchEvalCache : EvalCache {
+  SearchEvalCache() : EvalCache(kEvalCacheBits) {}
+};
 
 // What plays are ranked by at `level` plies below the root: the money equity, or with a match
 // utility the MWC (as EMG) of the side to move there (the root mover at even levels).
@@ -61,6 +62,55 @@ float rank_score(const MatchUtility& u, const Probabilities& p, int level) {
   if (!u.active) return p.equity();
   return static_cast<float>((level & 1) ? -u.emg(p.inverted()) : u.emg(p));
 }
+
+// The evaluator as a search sees it: through the static-evaluation cache shared by the search's
+// threads (when there is one), every position asked for counted against the budget.
+class Leaves final : public Evaluator {
+ public:
+  void bind(const Evaluator& ev, Budget& budget, EvalCache* evals) {
+    ev_ = &ev;
+    budget_ = &budget;
+    evals_ = evals;
+  }
+  using Evaluator::evaluate;
+  std::string name() const override { return ev_->name(); }
+  void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override {
+    if (!evals_) {
+      ev_->evaluate(positions, n, rules, out);
+      budget_->spend(n);
+      return;
+    }
+    misses_.clear();
+    where_.clear();
+    for (int i = 0; i < n; ++i) {
+      if (evals_->find(positions[i], &out[i])) continue;
+      misses_.push_back(positions[i]);
+      where_.push_back(i);
+    }
+    // Nodes count the static evaluations asked for, found in the cache or not: node counts, and
+    // so node limits, do not depend on what the cache (shared by the threads) happened to hold.
+    if (misses_.empty()) {
+      if (n) budget_->spend(n);
+      return;
+    }
+    res_.resize(misses_.size());
+    ev_->evaluate(misses_.data(), static_cast<int>(misses_.size()), rules, res_.data());
+    budget_->spend(n);
+    for (std::size_t k = 0; k < misses_.size(); ++k) {
+      evals_->store(misses_[k], res_[k]);
+      out[where_[k]] = res_[k];
+    }
+  }
+
+ private:
+  const Evaluator* ev_ = nullptr;
+  Budget* budget_ = nullptr;
+  EvalCache* evals_ = nullptr;  // null: no cache
+  // The misses of one call (a search's thread has one Leaves, and a call does not re-enter it).
+  mutable std::vector<Position> misses_;
+  mutable std::vector<int> where_;
+  mutable std::vector<Probabilities> res_;
+};
 
 // One thread's search state. Reusable: begin() binds it to a search; its cache entries carry the
 // search's generation, so nothing has to be cleared between searches.
@@ -70,10 +120,8 @@ class Searcher {
              const MatchUtility& utility, EvalCache* evals = nullptr) {
     utility_ = &utility;
     rules_ = &rules;
-    ev_ = &ev;
     filters_ = &filters;
-    budget_ = &budget;
-    evals_ = evals;
+    leaves_.bind(ev, budget, evals);
     forget();
   }
 
@@ -131,7 +179,7 @@ class Searcher {
   Probabilities best_play(const Position& pos, const MoveList& list, int depth, int level) {
     std::vector<Probabilities>& vals = vals_at(level);
     vals.resize(static_cast<std::size_t>(list.size()));
-    static_values(pos, list, level, vals);
+    static_values(pos, list, vals);
     if (depth == 1)
       return *std::max_element(vals.begin(), vals.end(), [&](const Probabilities& a, const Probabilities& b) {
         return rank_score(*utility_, a, level) < rank_score(*utility_, b, level);
@@ -141,10 +189,8 @@ class Searcher {
     Probabilities best;
     float best_eq = -1e9f;
     for (int i : keep) {
-      Position child = list[i].result;
-      child.flip();
-      const auto o = outcome_after_play(pos, child, *rules_, kWhite);
-      const Probabilities v = o ? terminal_probabilities(*o, kWhite).inverted() : value(child, depth - 1, level + 1).inverted();
+      const PlyResult step = advance(pos, list[i], *rules_, kWhite);
+      const Probabilities v = step.outcome ? mover_value(step) : value(step.position, depth - 1, level + 1).inverted();
       if (rank_score(*utility_, v, level) > best_eq) {
         best_eq = rank_score(*utility_, v, level);
         best = v;
@@ -154,52 +200,11 @@ class Searcher {
   }
 
   // Static (0-ply) values of every play of `list`, for the mover; finished games exactly.
-  void static_values(const Position& pos, const MoveList& list, int level, std::vector<Probabilities>& out) {
-    std::vector<Position>& batch = batch_at(level);
-    std::vector<int>& where = where_at(level);
-    batch.clear();
-    where.clear();
-    std::int64_t hits = 0;
-    for (int i = 0; i < list.size(); ++i) {
-      Position child = list[i].result;
-      child.flip();
-      Probabilities known;
-      if (const auto o = outcome_after_play(pos, child, *rules_, kWhite)) {
-        out[static_cast<std::size_t>(i)] = terminal_probabilities(*o, kWhite).inverted();
-      } else if (evals_ && evals_->find(child, &known)) {
-        out[static_cast<std::size_t>(i)] = known.inverted();
-        ++hits;
-      } else {
-        batch.push_back(child);
-        where.push_back(i);
-      }
-    }
-    // Nodes count the static evaluations asked for, found in the cache or not: node counts, and
-    // so node limits, do not depend on what the cache (shared by the threads) happened to hold.
-    const std::int64_t asked = static_cast<std::int64_t>(batch.size()) + hits;
-    if (batch.empty()) {
-      if (asked) budget_->spend(asked);
-      return;
-    }
-    std::vector<Probabilities>& res = res_at(level);
-    res.resize(batch.size());
-    ev_->evaluate(batch.data(), static_cast<int>(batch.size()), *rules_, res.data());
-    budget_->spend(asked);
-    for (std::size_t k = 0; k < batch.size(); ++k) {
-      if (evals_) evals_->store(batch[k], res[k]);
-      out[static_cast<std::size_t>(where[k])] = res[k].inverted();
-    }
+  void static_values(const Position& pos, const MoveList& list, std::vector<Probabilities>& out) {
+    play_values(leaves_, pos, *rules_, list, out.data());
   }
 
-  Probabilities static_value(const Position& pos) {
-    Probabilities p;
-    if (!evals_ || !evals_->find(pos, &p)) {
-      p = ev_->evaluate(pos, *rules_);
-      if (evals_) evals_->store(pos, p);
-    }
-    budget_->spend(1);
-    return p;
-  }
+  Probabilities static_value(const Position& pos) { return leaves_.evaluate(pos, *rules_); }
 
   // The filter for plays `level` plies below the root (level >= 1 inside the tree).
   const MoveFilter* filter(int level) const {
@@ -253,36 +258,31 @@ class Searcher {
   }
   MoveList& list_at(int level) { return at(lists_, level); }
   std::vector<Probabilities>& vals_at(int level) { return at(vals_, level); }
-  std::vector<Probabilities>& res_at(int level) { return at(res_, level); }
-  std::vector<Position>& batch_at(int level) { return at(batches_, level); }
-  std::vector<int>& where_at(int level) { return at(where_, level); }
   std::vector<int>& keep_at(int level) { return at(keep_, level); }
 
   const MatchUtility* utility_ = nullptr;
   const Rules* rules_ = nullptr;
-  const Evaluator* ev_ = nullptr;
   const std::vector<MoveFilter>* filters_ = nullptr;
-  Budget* budget_ = nullptr;
-  EvalCache* evals_ = nullptr;  // shared by the search's threads; null: no cache
+  Leaves leaves_;
   std::uint32_t generation_ = 0;
   MoveGenerator gen_;
   std::vector<Entry> cache_;
   std::vector<std::unique_ptr<MoveList>> lists_;
-  std::vector<std::unique_ptr<std::vector<Probabilities>>> vals_, res_;
-  std::vector<std::unique_ptr<std::vector<Position>>> batches_;
-  std::vector<std::unique_ptr<std::vector<int>>> where_, keep_;
+  std::vector<std::unique_ptr<std::vector<Probabilities>>> vals_;
+  std::vector<std::unique_ptr<std::vector<int>>> keep_;
 };
 
-// The searchers of one search: the calling thread's own (kept between calls, so that a search
-// allocates nothing once warm), one per worker; the workers' threads are new for each call, their
-// searchers are not. One search at a time per calling thread.
+// The searchers of one search, one per worker, leased from the calling thread (scratch.h: kept
+// between calls, so that a search allocates nothing once warm); the workers' threads are new for
+// each call, their searchers are not.
 struct Searchers {
+  Scratch<std::vector<std::unique_ptr<Searcher>>> lease;
   std::vector<Searcher*> use;
 
   void prepare(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
                Budget& budget, const MatchUtility& utility, EvalCache* evals) {
     if (!use.empty()) return;
-    thread_local std::vector<std::unique_ptr<Searcher>> pool;
+    std::vector<std::unique_ptr<Searcher>>& pool = *lease;
     while (static_cast<int>(pool.size()) < threads) pool.push_back(std::make_unique<Searcher>());
     for (int w = 0; w < threads; ++w) use.push_back(pool[static_cast<std::size_t>(w)].get());
     for (Searcher* s : use) s->begin(rules, ev, filters, budget, utility, evals);
@@ -366,9 +366,9 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   Searchers searchers;
   // 0 plies: every play, statically (never interrupted: the answer needs at least this).
   {
-    thread_local Searcher first;
-    first.begin(rules, ev, opt.filters, budget, opt.utility);
-    first.static_values(pos, list, 0, vals);
+    Scratch<Searcher> first;
+    first->begin(rules, ev, opt.filters, budget, opt.utility);
+    first->static_values(pos, list, vals);
     start_budget(budget, opt);
   }
   out.nodes = budget.nodes.load();
@@ -376,19 +376,15 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
   Searcher::select(vals, root, keep, opt.utility, 0);
   if (n == 1) keep = {0};  // one legal play: nothing to choose, but still value it at full depth
+  std::optional<Scratch<SearchEvalCache>> cache;
   EvalCache* evals = nullptr;
   if (opt.use_cache && opt.plies >= 2) {
-    evals = &thread_eval_cache();
+    evals = cache.emplace().get();
     evals->new_generation();
   }
   // The kept plays' positions (the opponent to move) and their outcomes, once.
-  std::vector<Position> child(static_cast<std::size_t>(n));
-  std::vector<std::optional<Outcome>> over(static_cast<std::size_t>(n));
-  for (int i : keep) {
-    child[static_cast<std::size_t>(i)] = list[i].result;
-    child[static_cast<std::size_t>(i)].flip();
-    over[static_cast<std::size_t>(i)] = outcome_after_play(pos, child[static_cast<std::size_t>(i)], rules, kWhite);
-  }
+  std::vector<PlyResult> child(static_cast<std::size_t>(n));
+  for (int i : keep) child[static_cast<std::size_t>(i)] = advance(pos, list[i], rules, kWhite);
   const auto& rolls = all_rolls();
   const std::size_t R = rolls.size();
   for (int d = 1; d <= opt.plies; ++d) {
@@ -397,9 +393,9 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
     const bool done = run_items(opt.threads, keep.size() * R, rules, ev, opt.filters, opt.utility, budget, evals,
                                 searchers, [&](std::size_t item, Searcher& s) {
                                   const auto i = static_cast<std::size_t>(keep[item / R]);
-                                  if (over[i]) return;
+                                  if (child[i].outcome) return;
                                   s.forget();
-                                  per_roll[item] = s.best_for_roll(child[i], rolls[item % R].dice, d, 1);
+                                  per_roll[item] = s.best_for_roll(child[i].position, rolls[item % R].dice, d, 1);
                                 });
     if (!done) {
       out.interrupted = true;
@@ -407,8 +403,8 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
     }
     for (std::size_t k = 0; k < keep.size(); ++k) {
       const auto i = static_cast<std::size_t>(keep[k]);
-      if (over[i]) {
-        vals[i] = terminal_probabilities(*over[i], kWhite).inverted();
+      if (child[i].outcome) {
+        vals[i] = mover_value(child[i]);
       } else {
         Probabilities acc;  // in roll order, as value() adds them
         for (std::size_t r = 0; r < R; ++r) acc.add(per_roll[k * R + r], rolls[r].weight / 36.0f);
@@ -456,9 +452,10 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   out.nodes = 1;
   start_budget(budget, opt);
   const auto& rolls = all_rolls();
+  std::optional<Scratch<SearchEvalCache>> cache;
   EvalCache* evals = nullptr;
   if (opt.use_cache && opt.plies >= 2) {
-    evals = &thread_eval_cache();
+    evals = cache.emplace().get();
     evals->new_generation();
   }
   Searchers searchers;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tavli/best_play.h"
 #include "tavli/parallel.h"
 #include "tavli/playout.h"
 #include "tavli/rng.h"
@@ -83,19 +84,15 @@ FusedFn pick_fused() {
 }
 const FusedFn fused_update = pick_fused();
 
-// The value of a finished game for the side that made the last play from `before` (the play's
-// result `after` is flipped: the other side to move), as the 5 learned outputs.
-bool terminal_target(const Position& before, const Position& after, const Rules& rules, float* target, float* equity) {
-  const auto o = outcome_after_play(before, after, rules, kWhite);
-  if (!o) return false;
-  const Probabilities p = terminal_probabilities(*o, kWhite).inverted();
+// The value of a play that ended the game for the side that made it, as the 5 learned outputs.
+void terminal_target(const PlyResult& step, float* target, float* equity) {
+  const Probabilities p = mover_value(step);
   target[0] = p.win + 0.5f * p.draw;
   target[1] = p.win_double;
   target[2] = p.win_triple;
   target[3] = p.lose_double;
   target[4] = p.lose_triple;
   *equity = p.equity();
-  return true;
 }
 
 // Outputs seen by the side to move, as seen by the other side (inv of train.h).
@@ -209,10 +206,9 @@ bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
     bx_.resize(static_cast<std::size_t>(m) * I);
     by_.resize(static_cast<std::size_t>(m) * O);
     for (int i = 0; i < m; ++i) {
-      Position& r = batch_[static_cast<std::size_t>(i)];
-      r = list_[i].result;
-      r.flip();
-      net_encode(r, rules_, encoding_, bx_.data() + static_cast<std::size_t>(i) * I);
+      PlyResult& r = batch_[static_cast<std::size_t>(i)];
+      r = advance(pos, list_[i], rules_, kWhite);
+      net_encode(r.position, rules_, encoding_, bx_.data() + static_cast<std::size_t>(i) * I);
     }
     n.forward_batch(bx_.data(), m, by_.data());
 
@@ -228,8 +224,11 @@ bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
     for (int i = 0; i < m; ++i) {
       if (forced >= 0 && i != forced) continue;
       float eq;
-      const bool term = terminal_target(pos, batch_[static_cast<std::size_t>(i)], rules_, target, &eq);
-      if (!term) {
+      const PlyResult& step = batch_[static_cast<std::size_t>(i)];
+      const bool term = step.outcome.has_value();
+      if (term) {
+        terminal_target(step, target, &eq);
+      } else {
         invert5(by_.data() + static_cast<std::size_t>(i) * O, target);
         eq = equity5(target);
       }
@@ -244,7 +243,7 @@ bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
     fresh = false;
     ++stats.plies;
     if (best_terminal) return true;
-    pos = batch_[static_cast<std::size_t>(choice)];
+    pos = batch_[static_cast<std::size_t>(choice)].position;
     std::copy(bx_.data() + static_cast<std::size_t>(choice) * I, bx_.data() + static_cast<std::size_t>(choice + 1) * I,
               x_.data());
   }

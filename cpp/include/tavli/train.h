@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "tavli/nnet.h"
+#include "tavli/playout.h"
 
 namespace tavli {
 
@@ -117,7 +118,7 @@ class TdTrainer {
   std::vector<float> trace_;  // 5 * nweights_: trace of output o at [o * nweights_, (o + 1) * nweights_)
   std::vector<float> x_, hidden_, g_, dh_, zeros_;  // scratch (td_step)
   MoveList list_;
-  std::vector<Position> batch_;
+  std::vector<PlyResult> batch_;  // the plays' results (opponent to move) and outcomes
   std::vector<float> bx_, by_;
 };
 

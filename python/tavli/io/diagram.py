@@ -8,21 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from .geometry import facing_point
+
 
 def _white_frame(board: Any) -> tuple[list[int], list[int], set[int], set[int]]:
     mover, opponent = board.mover, board.opponent
     pins = board.pinned
     white, black = (mover, opponent) if board.turn == 0 else (opponent, mover)
     white_pins, black_pins = (pins[0], pins[1]) if board.turn == 0 else (pins[1], pins[0])
-    parallel = board._movement == "parallel"
-
-    def to_white(rb: int) -> int:
-        return (rb + 12) % 24 if parallel else 23 - rb
-
+    movement = board._movement
     black_at = [0] * 24
     for rb, n in enumerate(black):
-        black_at[to_white(rb)] += n
-    return white, black_at, set(white_pins), {to_white(r) for r in black_pins}
+        black_at[facing_point(movement, rb)] += n
+    return white, black_at, set(white_pins), {facing_point(movement, r) for r in black_pins}
 
 
 def _cell(w: int, b: int, w_pinned: bool = False, b_pinned: bool = False) -> str:

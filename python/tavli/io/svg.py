@@ -8,7 +8,7 @@ a play as arrows and highlighted points. `render_cli` is `tavli render`.
 The picture is drawn from the viewer's seat: the viewer's checkers move from the top right
 (point 24) round to the bottom right (point 1), and points carry the viewer's numbers, point
 N = 24 - r for the viewer's route index r (RULES.md §1.1). The other side's route index r' is the
-viewer's 23 - r' in contrary-movement games and (r' + 12) % 24 in parallel ones, so its home is
+viewer's 23 - r' in contrary-movement games and (r' + 12) % 24 in parallel ones (io.geometry), so its home is
 the top right quarter (contrary) or the top left one (parallel); its tray sits next to it.
 
 Front ends find their way by data attributes: `<g class="point" data-point="N">` holds a point's
@@ -30,6 +30,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .. import _core
 from .._base.args import require_bool
 from .._base.dice import parse_dice
+from .geometry import facing_point
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -171,7 +172,8 @@ class _View:
     def __init__(self, board: Board, viewer: int) -> None:
         self.viewer = viewer
         self.turn = board.turn
-        self.parallel = board._movement == "parallel"
+        self.movement = board._movement
+        self.parallel = self.movement == "parallel"
         self.hits = board._contact == "hit"
         mover_side = board.turn
         own = {mover_side: board.mover, 1 - mover_side: board.opponent}
@@ -189,9 +191,7 @@ class _View:
 
     def to_viewer(self, side: int, r: int) -> int:
         """Side's own route index r (0..23) in the viewer's frame."""
-        if side == self.viewer:
-            return r
-        return (r + 12) % 24 if self.parallel else 23 - r
+        return r if side == self.viewer else facing_point(self.movement, r)
 
     def other_tray_left(self) -> bool:
         # the other side's home is the viewer's r 6..11 (points 18..13, top left) in parallel games
