@@ -100,8 +100,8 @@ inline tavli::PlayerSpec player_arg(const std::string& kind, int plies,
   else if (kind == "greedy") p.kind = tavli::PlayerSpec::Kind::Greedy;
   else if (kind == "search") p.kind = tavli::PlayerSpec::Kind::Search;
   else throw std::invalid_argument("player kind must be random, greedy or search, got '" + kind + "'");
-  if (plies < 0 || plies > 8) throw std::invalid_argument("player plies must be 0..8");
   p.plies = plies;
+  tavli::check_player(p);
   p.filters = move_filters(filters);
   return p;
 }

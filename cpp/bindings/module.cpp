@@ -5,8 +5,12 @@
 #include <pybind11/pybind11.h>
 
 #include "stoppable.h"
+#include "tavli/batch.h"
 #include "tavli/game.h"
 #include "tavli/movegen.h"
+#include "tavli/rollout.h"
+#include "tavli/search.h"
+#include "tavli/sim.h"
 
 namespace py = pybind11;
 
@@ -33,6 +37,16 @@ PYBIND11_MODULE(_core, m) {
 
   m.attr("ROW_BYTES") = tavli::kRowBytes;
   m.attr("MAX_PLAYS") = tavli::kMaxPlays;
+  // The bounds the core checks (each documented beside its function), for the Python checks that
+  // name a parameter before calling in: one owner per range.
+  m.attr("MAX_THREADS") = tavli::kMaxThreads;
+  m.attr("MAX_SEARCH_PLIES") = tavli::kMaxSearchPlies;
+  m.attr("MAX_BATCH_PLIES") = tavli::kMaxBatchPlies;
+  m.attr("MAX_PLAYER_PLIES") = tavli::kMaxPlayerPlies;
+  m.attr("MAX_GAMES") = tavli::kMaxGames;
+  m.attr("MAX_MATCHES") = tavli::kMaxMatches;
+  m.attr("MAX_MATCH_TARGET") = tavli::kMaxMatchTarget;
+  m.attr("MAX_ROLLOUT_TRIALS") = tavli::kMaxRolloutTrials;
 
   bind_variants(m);
   bind_dice(m);

@@ -48,9 +48,7 @@ void bind_simulation(py::module_& m) {
     PlayerSpec specs[2];
     player_specs(players, specs, {&rules});
     const auto cube_arg = tavli_bindings::cube_sim_arg(cube);  // null: cubeless
-    if (games < 0 || games > 100000000 || first < 0) throw std::invalid_argument("games must be 0..100000000");
-    if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
-    if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+    check_games(first, games, threads, max_plies);
     SimOptions opt;
     opt.max_plies = max_plies;
     opt.keep_trajectories = keep_trajectories;
@@ -124,13 +122,12 @@ void bind_simulation(py::module_& m) {
     const auto cube_arg = tavli_bindings::cube_sim_arg(cube);  // null: cubeless
     std::vector<MatchGame> games = tavli_bindings::match_games(cycle);
     const int ns = static_cast<int>(next_starter_from_name(next_starter));
-    if (target < 1 || target > 999) throw std::invalid_argument("target must be 1..999");
+    check_match_target(target);
     PlayerSpec specs[2];
     std::vector<const Rules*> all;
     for (const MatchGame& mg : games) all.push_back(&mg.rules);
     player_specs(players, specs, all);
-    if (matches < 0 || matches > 10000000 || first < 0) throw std::invalid_argument("matches must be 0..10000000");
-    if (threads < 1 || threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+    check_matches(first, matches, threads);
     std::vector<MatchSummary> res;
     if (cube_arg && games.size() != 1) throw std::invalid_argument("a match with the cube plays one game");
     res = run_stoppable(time_limit, [&] {

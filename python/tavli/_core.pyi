@@ -9,6 +9,14 @@ from tavli._base.dice import Dice
 
 ROW_BYTES: int
 MAX_PLAYS: int
+MAX_THREADS: int
+MAX_SEARCH_PLIES: int
+MAX_BATCH_PLIES: int
+MAX_PLAYER_PLIES: int
+MAX_GAMES: int
+MAX_MATCHES: int
+MAX_MATCH_TARGET: int
+MAX_ROLLOUT_TRIALS: int
 
 class InvalidPosition(ValueError): ...
 class IllegalMove(ValueError): ...

@@ -444,11 +444,11 @@ RolloutArgs = tuple[int, str, int, list[tuple[int, int, float]], int, int, int, 
 def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any,
                        evaluator: Any, stratify: Any) -> RolloutArgs:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
-    trials = int_arg("trials", trials, 1, 10_000_000)
+    trials = int_arg("trials", trials, 1, _core.MAX_ROLLOUT_TRIALS)  # the core's bounds (rollout.h, parallel.h)
     kind, plies, filters, player_evaluator = player_arg(player)
     truncate = 0 if truncate is None else int_arg("truncate", truncate, 1, 1_000_000)
     seed = int_arg("seed", seed, 0, 2**64 - 1)
-    threads = int_arg("threads", threads, 1, 1024)
+    threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     if board.is_game_over():
         raise ValueError("board: the game is over, nothing to roll out")
     # The player's own evaluator, unless one is given (a random player's truncated trials are
