@@ -50,9 +50,9 @@ inline std::vector<tavli::MoveFilter> move_filters(const FilterList& filters) {
   return out;
 }
 
-// Dice from Python in the forms dice.h's parse_dice documents: a pair such as (6, 5) (any
+// Dice from Python in the forms notation.h's parse_dice documents: a pair such as (6, 5) (any
 // iterable of two integers, numpy's included) or text such as "6-5". The pair's checks and
-// messages are the core's (dice_from_values); this reads only the Python types.
+// messages are the core's (make_dice, dice.h); this reads only the Python types.
 tavli::Dice dice_from_py(pybind11::handle dice);
 
 // An evaluator from Python: None (the heuristic: a null pointer), a tavli._core.NeuralEvaluator
