@@ -1,5 +1,6 @@
-// Arguments shared by the binding files: the evaluator of a search or a player (analysis,
-// evaluation, rollouts) and the players of self-play and rollouts.
+// Arguments shared by the binding files: a game's options, dice, the evaluator of a search or a
+// player (analysis, evaluation, rollouts) and the players of self-play and rollouts. Conversions
+// only: the ranges are the core's (checked where its headers say).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -8,24 +9,63 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "tavli/dice.h"
 #include "tavli/eval.h"
-#include "tavli/net_suite.h"
-#include "tavli/nnet.h"
+#include "tavli/match.h"
+#include "tavli/outcome.h"
 #include "tavli/sim.h"
 
 namespace tavli_bindings {
 
+// A game's options as (name, value) pairs (tavli._base.options.to_pairs).
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+// A match's cycle of games: (variant, options, opening) each (tavli.Match's form).
+using CycleArg = std::vector<std::tuple<std::string, OptionList, std::string>>;
+
+inline std::vector<tavli::MatchGame> match_games(const CycleArg& cycle) {
+  std::vector<tavli::MatchGame> games;
+  for (const auto& [variant, options, opening] : cycle)
+    games.push_back(tavli::MatchGame{tavli::make_rules(tavli::variant_from_name(variant), options),
+                                     tavli::opening_from_name(opening)});
+  return games;
+}
+
+// A result kind as the Python side names it (tavli.Outcome's kinds).
+inline const char* result_kind_name(tavli::ResultKind kind) {
+  static const char* kinds[] = {"", "single", "double", "triple", "mother", "draw", "checkers"};
+  return kinds[static_cast<int>(kind)];
+}
+
+// Move filters (accept, extra, threshold) as Python gives them (search.h's MoveFilter).
+using FilterList = std::vector<std::tuple<int, int, double>>;
+
+inline std::vector<tavli::MoveFilter> move_filters(const FilterList& filters) {
+  std::vector<tavli::MoveFilter> out;
+  for (const auto& [accept, extra, threshold] : filters)
+    out.push_back(tavli::MoveFilter{accept, extra, static_cast<float>(threshold)});
+  return out;
+}
+
+// Dice from Python in the forms notation.h's parse_dice documents: a pair such as (6, 5) (any
+// iterable of two integers, numpy's included) or text such as "6-5". The pair's checks and
+// messages are the core's (make_dice, dice.h); this reads only the Python types.
+tavli::Dice dice_from_py(pybind11::handle dice);
+
 // An evaluator from Python: None (the heuristic: a null pointer), a tavli._core.NeuralEvaluator
 // (one net), a tavli._core.ClassNetEvaluator (a net per position class) or a tavli._core.NetSuite
-// (the shipped nets, tavli.nn.default_evaluator()).
+// (tavli.nn.default_evaluator()). Each is bound as a subclass of tavli._core.Evaluator (the C++
+// interface, eval.h), so any of them converts without asking which it is.
 inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev) {
   if (ev.is_none()) return nullptr;
-  if (pybind11::isinstance<tavli::NeuralEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::NeuralEvaluator>>();
-  if (pybind11::isinstance<tavli::NetSuite>(ev)) return ev.cast<std::shared_ptr<tavli::NetSuite>>();
-  if (pybind11::isinstance<tavli::ClassNetEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::ClassNetEvaluator>>();
-  throw std::invalid_argument("evaluator: expected 'heuristic', a tavli.nn.Net or the default nets");
+  try {
+    return ev.cast<std::shared_ptr<tavli::Evaluator>>();
+  } catch (const pybind11::cast_error&) {
+    throw std::invalid_argument("evaluator: expected 'heuristic', a tavli.nn.Net or the default nets");
+  }
 }
 
 // Throws std::invalid_argument unless `ev` can evaluate the rules' game (a single net serves its
@@ -52,7 +92,7 @@ inline pybind11::tuple probs_tuple(const tavli::Probabilities& p) {
 // A player from its kind ("random", "greedy", "search"), search depth, move filters and evaluator
 // (see evaluator_ptr; the caller checks that it serves the game with check_serves).
 inline tavli::PlayerSpec player_arg(const std::string& kind, int plies,
-                                    const std::vector<std::tuple<int, int, double>>& filters,
+                                    const FilterList& filters,
                                     pybind11::handle evaluator = pybind11::none()) {
   tavli::PlayerSpec p;
   p.evaluator = evaluator_ptr(evaluator);
@@ -60,9 +100,9 @@ inline tavli::PlayerSpec player_arg(const std::string& kind, int plies,
   else if (kind == "greedy") p.kind = tavli::PlayerSpec::Kind::Greedy;
   else if (kind == "search") p.kind = tavli::PlayerSpec::Kind::Search;
   else throw std::invalid_argument("player kind must be random, greedy or search, got '" + kind + "'");
-  if (plies < 0 || plies > 8) throw std::invalid_argument("player plies must be 0..8");
   p.plies = plies;
-  for (const auto& [a, e, th] : filters) p.filters.push_back(tavli::MoveFilter{a, e, static_cast<float>(th)});
+  tavli::check_player(p);
+  p.filters = move_filters(filters);
   return p;
 }
 

@@ -7,6 +7,8 @@
 
 #include <memory>
 
+#include "args.h"
+#include "arrays.h"
 #include "tavli/bearoff2.h"
 #include "tavli/class_net.h"
 #include "tavli/supervised.h"
@@ -14,31 +16,16 @@
 namespace py = pybind11;
 using namespace tavli;
 
+using tavli_bindings::OptionList;
+using tavli_bindings::positions_of;
+using tavli_bindings::RowsIn;
+
 namespace {
 
 using FloatsIn = py::array_t<float, py::array::c_style | py::array::forcecast>;
-using RowsIn = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
-using OptionList = std::vector<std::pair<std::string, std::string>>;
 
 std::shared_ptr<const NeuralNet> copy_or_null(const NeuralNet* net) {
   return net ? std::make_shared<const NeuralNet>(*net) : nullptr;
-}
-
-// Rows (N, kRowBytes) of the rules' game as validated positions (InvalidPosition naming the row).
-std::vector<Position> positions_of(const RowsIn& rows, const Rules& rules) {
-  if (rows.ndim() != 2 || rows.shape(1) != kRowBytes)
-    throw std::invalid_argument("positions must be a uint8 array of shape (N, " + std::to_string(kRowBytes) + ")");
-  std::vector<Position> out(static_cast<std::size_t>(rows.shape(0)));
-  for (py::ssize_t i = 0; i < rows.shape(0); ++i) {
-    try {
-      Player t;
-      out[static_cast<std::size_t>(i)] = Position::from_row(rows.data() + kRowBytes * i, &t);
-      validate_position(out[static_cast<std::size_t>(i)], rules);
-    } catch (const std::invalid_argument& e) {
-      throw InvalidPosition("row " + std::to_string(i) + ": " + e.what());
-    }
-  }
-  return out;
 }
 
 // Training data as (n, cols) float32 arrays.
@@ -50,7 +37,7 @@ void check_rows(const FloatsIn& a, py::ssize_t cols, const char* name) {
 }  // namespace
 
 void bind_class_nets(py::module_& m) {
-  py::class_<ClassNetEvaluator, std::shared_ptr<ClassNetEvaluator>>(
+  py::class_<ClassNetEvaluator, Evaluator, std::shared_ptr<ClassNetEvaluator>>(
       m, "ClassNetEvaluator", "A net per position class (contact, race, crashed) over the exact bear-off databases.")
       .def(py::init([](const NeuralNet& contact, const NeuralNet* race, const NeuralNet* crashed) {
              return std::make_shared<ClassNetEvaluator>(std::make_shared<const NeuralNet>(contact), copy_or_null(race),

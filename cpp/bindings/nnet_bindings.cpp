@@ -128,7 +128,7 @@ void bind_nnet(py::module_& m) {
       "Outputs (N, 5) for inputs (N, inputs); with_hidden=True also returns the hidden activations.");
 
   // The shipped nets as one evaluator (net_suite.h); tavli.nn builds it from the package's files.
-  py::class_<NetSuite, std::shared_ptr<NetSuite>>(m, "NetSuite", "One net per variant, the heuristic elsewhere.")
+  py::class_<NetSuite, Evaluator, std::shared_ptr<NetSuite>>(m, "NetSuite", "One net per variant, the heuristic elsewhere.")
       .def(py::init<>())
       .def("assign", [](NetSuite& s, const std::vector<std::string>& variants, const NeuralNet& net) {
              const auto copy = std::make_shared<const NeuralNet>(net);  // one copy serves them all
@@ -144,7 +144,7 @@ void bind_nnet(py::module_& m) {
 
   // A snapshot of a net: the evaluator copies it, so changing the Python net afterwards (even from
   // another thread while a search runs without the GIL) does not touch a running search.
-  py::class_<NeuralEvaluator, std::shared_ptr<NeuralEvaluator>>(m, "NeuralEvaluator",
+  py::class_<NeuralEvaluator, Evaluator, std::shared_ptr<NeuralEvaluator>>(m, "NeuralEvaluator",
                                                                 "Static evaluation by a net (a copy of it).")
       .def(py::init([](const NeuralNet& net) {
              return std::make_shared<NeuralEvaluator>(std::make_shared<const NeuralNet>(net));

@@ -3,7 +3,7 @@
 // allocation and a copy. Bindings only: no game logic here.
 #pragma once
 
-#include <Python.h>
+#include <pybind11/pybind11.h>
 
 #include <string>
 
@@ -33,5 +33,18 @@ inline PyObject* new_play(const tavli::Play& play, tavli::Dice dice) {
 }
 
 inline const PlayObject* as_play(PyObject* o) { return reinterpret_cast<const PlayObject*>(o); }
+
+// `play` for the roll `dice` as a Python Play.
+inline pybind11::object play_to_py(const tavli::Play& play, tavli::Dice dice) {
+  PyObject* o = new_play(play, dice);
+  if (!o) throw pybind11::error_already_set();
+  return pybind11::reinterpret_steal<pybind11::object>(o);
+}
+
+// The Play a caller gave, or IllegalMove.
+inline const PlayObject* checked_play(pybind11::handle o) {
+  if (!is_play(o.ptr())) throw tavli::IllegalMove("expected a Play (from legal_plays, find_play or parse_play)");
+  return as_play(o.ptr());
+}
 
 }  // namespace tavli_bindings

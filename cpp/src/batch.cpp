@@ -62,6 +62,7 @@ Dice row_dice(const std::int64_t* dice, std::int64_t i) {
 
 BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, const std::int64_t* dice,
                               std::int64_t n, bool want_positions, int threads) {
+  check_threads(threads);
   BatchResult out;
   out.counts.assign(static_cast<std::size_t>(n), 0);
   const int t = worker_count(n, std::max(1, threads));
@@ -153,6 +154,9 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
 
 void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads,
                     const Evaluator& ev, float* out) {
+  if (plies < 0 || plies > kMaxBatchPlies)
+    throw std::invalid_argument("plies must be 0.." + std::to_string(kMaxBatchPlies) + " for batch evaluation");
+  check_threads(threads);
   SearchOptions opt;
   opt.plies = plies;
   parallel_ranges(n, std::max(1, threads), [&](std::int64_t b, std::int64_t e, int) {
@@ -168,6 +172,8 @@ void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t 
 
 void random_positions(const Rules& rules, std::int64_t n, std::uint64_t seed, std::vector<std::uint8_t>& rows,
                       std::vector<std::int64_t>& dice) {
+  if (n < 0 || n > kMaxRandomPositions)
+    throw std::invalid_argument("n must be 0.." + std::to_string(kMaxRandomPositions));
   Rng rng(seed);
   MoveGenerator gen;
   MoveList list;

@@ -232,7 +232,7 @@ Play Game::push(const Play& play, Dice dice) {
   const Play legal = find_play(play.steps, play.nsteps, dice);
   if (!(legal.result == play.result))
     throw IllegalMove("this play belongs to another position (its steps lead elsewhere here)");
-  history_.push_back(Undo{pos_, turn_, played_, decided_});
+  history_.push_back(Undo{pos_, turn_, played_, decided_, Played{legal, dice}});
   PlyResult step = advance(pos_, legal, rules_, turn_);
   pos_ = step.position;
   turn_ = step.to_move;
@@ -242,13 +242,22 @@ Play Game::push(const Play& play, Dice dice) {
   return legal;
 }
 
-void Game::pop() {
+Game::Played Game::pop() {
   if (history_.empty()) throw std::out_of_range("pop from a board with no plays to undo");
+  const Played made = history_.back().made;
   pos_ = history_.back().pos;
   turn_ = history_.back().turn;
   played_ = history_.back().played;
   decided_ = history_.back().decided;
   history_.pop_back();
+  return made;
+}
+
+std::vector<Game::Played> Game::plays() const {
+  std::vector<Played> out;
+  out.reserve(history_.size());
+  for (const Undo& u : history_) out.push_back(u.made);
+  return out;
 }
 
 }  // namespace tavli

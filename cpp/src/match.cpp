@@ -20,7 +20,7 @@ Match::Match(std::vector<MatchGame> cycle, int target, NextStarter next_starter)
     : cycle_(std::move(cycle)), target_(target), next_starter_(next_starter),
       game_(cycle_.empty() ? make_rules(Variant::Fevga) : cycle_.front().rules) {
   if (cycle_.empty()) throw std::invalid_argument("a match needs at least one game in its cycle");
-  if (target < 1 || target > 999) throw std::invalid_argument("match target must be 1..999 points");
+  check_match_target(target);
   start_game(std::nullopt);
 }
 

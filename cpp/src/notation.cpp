@@ -13,7 +13,50 @@ namespace {
 
 constexpr std::uint8_t kIdVersion = 1;
 
+// `s` quoted as Python's repr() quotes a str: in single quotes unless it holds a single quote and
+// no double one; backslashes, the quote and control characters escaped (bytes >= 0x80 kept). The
+// dice messages name a caller's text exactly as the Python API always named it.
+std::string python_quoted(const std::string& s) {
+  static const char* hex = "0123456789abcdef";
+  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
+  std::string out(1, q);
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == q || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out + q;
+}
+
 }  // namespace
+
+Dice parse_dice(const std::string& text) {
+  static const char* kSpace = " \t\n\r\v\f\x1c\x1d\x1e\x1f";  // Python's str.strip(), ASCII part
+  const std::size_t b = text.find_first_not_of(kSpace);
+  const std::size_t e = text.find_last_not_of(kSpace);
+  std::string digits;
+  if (b != std::string::npos)
+    for (std::size_t i = b; i <= e; ++i)
+      if (text[i] != '-' && text[i] != ',' && text[i] != ' ') digits += text[i];
+  if (digits.size() != 2 || !std::isdigit(static_cast<unsigned char>(digits[0])) ||
+      !std::isdigit(static_cast<unsigned char>(digits[1])))
+    throw std::invalid_argument("dice " + python_quoted(text) + ": expected two digits such as '6-5'");
+  return make_dice(digits[0] - '0', digits[1] - '0');
+}
 
 std::string position_id(const Rules& rules, const Position& pos, Player to_move) {
   const PositionKey k = pos.key();

@@ -105,7 +105,7 @@ void check_options(const Position& pos, const Rules& rules, const RolloutOptions
   if (opt.trials < 1 || opt.trials > kMaxRolloutTrials)
     throw std::invalid_argument("trials must be 1.." + std::to_string(kMaxRolloutTrials));
   if (opt.truncate < 0) throw std::invalid_argument("truncate must be >= 1 (or 0: play to the end)");
-  if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+  check_threads(opt.threads);
   if (game_outcome(pos, rules, kWhite)) throw std::invalid_argument("the game is over: nothing to roll out");
 }
 

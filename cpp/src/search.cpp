@@ -329,8 +329,9 @@ const MoveFilter* narrowing_after(const SearchOptions& opt, int done) {
 }
 
 void check_options(const SearchOptions& opt) {
-  if (opt.plies < 0 || opt.plies > 32) throw std::invalid_argument("plies must be 0..32");
-  if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("threads must be 1..1024");
+  if (opt.plies < 0 || opt.plies > kMaxSearchPlies)
+    throw std::invalid_argument("plies must be 0.." + std::to_string(kMaxSearchPlies));
+  check_threads(opt.threads);
   if (opt.time_limit < 0) throw std::invalid_argument("time_limit must be >= 0");
   if (opt.node_limit < 0) throw std::invalid_argument("node_limit must be >= 0");
   for (const MoveFilter& f : opt.filters)

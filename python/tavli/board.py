@@ -86,7 +86,6 @@ class Board(_core.Board):
         if not isinstance(variant, str):
             raise ValueError(f"variant must be a string, got {type(variant).__name__}")
         super().__init__(variant, to_pairs(options))
-        self._stack: list[_core.Play] = []
 
     # --- construction from outside data -------------------------------------------------------
     @classmethod
@@ -155,11 +154,14 @@ class Board(_core.Board):
         return cls._from_core(_core.Board._from_row(variant, to_pairs(options), as_int_array(row, "row", "uint8")))
 
     @classmethod
-    def _from_core(cls, core: _core.Board) -> "Board":
+    def _from_core(cls, core: _core.Board, keep_history: bool = False) -> "Board":
+        """A board of the validated core board's position; its record of plays starts here (nothing
+        to undo) unless `keep_history`."""
         board = cls.__new__(cls)
         _core.Board.__init__(board, core.variant, core._options)
-        board._core_copy_from(core)  # position, turn and history of the validated core board
-        board._stack = []
+        board._core_copy_from(core)  # position, turn and history
+        if not keep_history:
+            board._forget_history()
         return board
 
     # --- views --------------------------------------------------------------------------------
@@ -243,15 +245,12 @@ class Board(_core.Board):
 
     def push(self, play: _core.Play) -> None:
         """Plays a legal play in place; the other side is then to move."""
-        # the stack keeps this board's own play: its steps may be ordered unlike a foreign play's
-        self._stack.append(self._push(self._checked(play)))
+        # the core's history keeps this board's own play: its steps may be ordered unlike a foreign play's
+        self._push(self._checked(play))
 
     def pop(self) -> _core.Play:
-        """Undoes the last play and returns it."""
-        if not self._stack:
-            raise IndexError("pop from a board with no plays to undo")
-        self._pop()
-        return self._stack.pop()
+        """Undoes the last play and returns it (IndexError when there is none)."""
+        return self._pop()
 
     def play(self, play: _core.Play) -> "Board":
         """The position after a legal play, as a new board (this one is unchanged)."""
@@ -261,7 +260,7 @@ class Board(_core.Board):
 
     @property
     def move_stack(self) -> list[_core.Play]:
-        return list(self._stack)
+        return self._move_stack()
 
     def outcome(self) -> Outcome | None:
         """None while the game goes on, else the winner and the points."""
@@ -378,14 +377,14 @@ class Board(_core.Board):
         """The game so far as JSON-ready data: the position before the first pushed play, then
         every play (roll, steps, move text), and the result if the game is over."""
         root = self.copy()
-        while root._stack:
+        while root.ply:
             root.pop()
         o = self.outcome()
         return {
             "format": "tavli.game",
             "version": 1,
             "start": root.to_dict(),
-            "plays": [{"dice": list(p.dice), "steps": [list(s) for s in p.steps], "play": str(p)} for p in self._stack],
+            "plays": [{"dice": list(p.dice), "steps": [list(s) for s in p.steps], "play": str(p)} for p in self.move_stack],
             "result": None if o is None else o._asdict(),
         }
 
@@ -408,9 +407,7 @@ class Board(_core.Board):
 
     # --- copying, equality, text ----------------------------------------------------------------
     def copy(self) -> "Board":
-        b = Board._from_core(self)  # the core history comes along, so pop() works on the copy
-        b._stack = list(self._stack)
-        return b
+        return Board._from_core(self, keep_history=True)  # so pop() works on the copy
 
     def __copy__(self) -> "Board":
         return self.copy()
@@ -451,11 +448,11 @@ RolloutArgs = tuple[int, str, int, list[tuple[int, int, float]], int, int, int, 
 def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any,
                        evaluator: Any, stratify: Any) -> RolloutArgs:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
-    trials = int_arg("trials", trials, 1, 10_000_000)
+    trials = int_arg("trials", trials, 1, _core.MAX_ROLLOUT_TRIALS)  # the core's bounds (rollout.h, parallel.h)
     kind, plies, filters, player_evaluator = player_arg(player)
     truncate = 0 if truncate is None else int_arg("truncate", truncate, 1, 1_000_000)
     seed = int_arg("seed", seed, 0, 2**64 - 1)
-    threads = int_arg("threads", threads, 1, 1024)
+    threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     if board.is_game_over():
         raise ValueError("board: the game is over, nothing to roll out")
     # The player's own evaluator, unless one is given (a random player's truncated trials are

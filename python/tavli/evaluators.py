@@ -73,9 +73,10 @@ def _filter_triples(value: Any, name: str, lowest_accept: int) -> list[tuple[int
 
 
 def search_args(plies: Any, threads: Any, time_limit: Any, node_limit: Any,
-                max_plies: int = 32) -> tuple[int, int, float, int]:
+                max_plies: int = _core.MAX_SEARCH_PLIES) -> tuple[int, int, float, int]:
+    # the bounds are the core's (cpp/include/tavli/search.h, parallel.h), named here for the message
     plies = int_arg("plies", plies, 0, max_plies)
-    threads = int_arg("threads", threads, 1, 1024)
+    threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     if time_limit is None:
         time_limit = 0.0
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit <= 86400:

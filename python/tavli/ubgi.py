@@ -35,7 +35,7 @@ from .frontends.ubgi_cube import CubeCommandError, CubeContext
 
 PROTOCOL_VERSION = "0.2"
 MAX_LINE = 65536  # characters; a whole game's moves list fits many times over
-MAX_PLIES = 32  # the search API's bound
+MAX_PLIES = _core.MAX_SEARCH_PLIES  # the search API's bound (cpp/include/tavli/search.h)
 MAX_TIME_MS = 86_400_000  # the search API's bound on time limits (one day)
 
 _DICE_TOKEN = re.compile(r"^[1-6]-?[1-6]$")

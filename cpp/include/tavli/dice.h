@@ -15,11 +15,17 @@ struct Dice {
   // (How many steps a roll gives depends on the game: Rules::steps.)
 };
 
-inline Dice make_dice(int d1, int d2) {
+// The message of a roll outside 1..6, given the two values as text (a caller's integers may be
+// wider than long long).
+inline std::string dice_range_error(const std::string& d1, const std::string& d2) {
+  return "dice must be integers 1..6, got (" + d1 + ", " + d2 + ")";
+}
+
+// A roll from two integers: each must be 1..6 (std::invalid_argument otherwise).
+inline Dice make_dice(long long d1, long long d2) {
   if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
-    throw std::invalid_argument("dice must be two integers in 1..6, got (" + std::to_string(d1) +
-                                ", " + std::to_string(d2) + ")");
-  return Dice{d1, d2};
+    throw std::invalid_argument(dice_range_error(std::to_string(d1), std::to_string(d2)));
+  return Dice{static_cast<int>(d1), static_cast<int>(d2)};
 }
 
 struct WeightedRoll {

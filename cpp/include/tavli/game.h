@@ -64,8 +64,19 @@ class Game {
   // Returns this position's own play with that result, whose steps are the canonical record of the
   // play (a play made elsewhere may reach the same result with its steps in another order).
   Play push(const Play& play, Dice dice);
-  void pop();
+  // A pushed play as push returned it, with its roll.
+  struct Played {
+    Play play;
+    Dice dice;
+  };
+  // Undoes the last push and returns that play (std::out_of_range when there is none).
+  Played pop();
   std::size_t ply() const { return history_.size(); }
+  // The plays pushed and not popped, oldest first: the game's one move history.
+  std::vector<Played> plays() const;
+  // Forgets the history (the position and its outcome stay): a game taken over from elsewhere
+  // starts its own record here, and pop() has nothing to undo.
+  void clear_history() { history_.clear(); }
 
  private:
   struct Undo {
@@ -73,6 +84,7 @@ class Game {
     Player turn;
     bool played;
     std::optional<Outcome> decided;
+    Played made;  // the play that left this position
   };
   Rules rules_;
   Position pos_;

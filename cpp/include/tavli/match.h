@@ -26,6 +26,13 @@ namespace tavli {
 Opening opening_from_name(const std::string& name);
 NextStarter next_starter_from_name(const std::string& name);
 
+// A match's target: 1..kMaxMatchTarget points (std::invalid_argument otherwise).
+constexpr int kMaxMatchTarget = 999;
+inline void check_match_target(int target) {
+  if (target < 1 || target > kMaxMatchTarget)
+    throw std::invalid_argument("match target must be 1.." + std::to_string(kMaxMatchTarget) + " points");
+}
+
 struct MatchGame {
   Rules rules;
   Opening opening;
@@ -41,7 +48,8 @@ class Match {
  public:
   enum class Phase : std::uint8_t { Opening, Playing, Over };
 
-  // `cycle`: the games in order, repeated (one entry for single-game matches). target >= 1.
+  // `cycle`: the games in order, repeated (one entry for single-game matches). target: see
+  // check_match_target.
   Match(std::vector<MatchGame> cycle, int target, NextStarter next_starter);
 
   Phase phase() const { return phase_; }

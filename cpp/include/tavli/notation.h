@@ -11,6 +11,9 @@
 //     bytes 15..27 opponent, the same in his own frame
 //     bytes 28..33 (only with bit 3) pinned masks, mover then opponent, 3 bytes little endian each
 //
+// Dice text: two digits, d1 then d2, optionally separated by '-', ',' or spaces, with whitespace
+// around ignored: "6-5", "65", "6, 5". The digits are then checked as make_dice checks them.
+//
 // Move text uses backgammon point numbers from the mover's side: route index r is point 24 - r,
 // "bar" the bar and "off" borne off. A play is written as moves "from/to" separated by spaces;
 // one checker's consecutive steps are joined ("24/13"), equal moves are counted ("24/18(2)"), and
@@ -31,6 +34,9 @@ std::string position_id(const Rules& rules, const Position& pos, Player to_move)
 // Parses an ID into rules, position and player to move; validates everything, throws
 // InvalidPosition (or std::invalid_argument for an unknown variant or option).
 void parse_position_id(const std::string& id, Rules* rules, Position* pos, Player* to_move);
+
+// The roll of a dice text (above); std::invalid_argument naming the text or the values otherwise.
+Dice parse_dice(const std::string& text);
 
 std::string play_to_text(const Play& play);
 // The legal play of `game` for `dice` that the text describes; throws IllegalMove.

@@ -11,12 +11,22 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "tavli/interrupt.h"
 
 namespace tavli {
+
+// The one bound of every call's `threads` (search, batch, simulation, rollouts): 1..kMaxThreads,
+// std::invalid_argument "threads must be 1..1024" otherwise.
+constexpr int kMaxThreads = 1024;
+inline void check_threads(int threads) {
+  if (threads < 1 || threads > kMaxThreads)
+    throw std::invalid_argument("threads must be 1.." + std::to_string(kMaxThreads));
+}
 
 // fn(worker) on `t` workers (the calling thread alone when t == 1).
 template <class Fn>

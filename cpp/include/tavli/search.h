@@ -44,7 +44,8 @@
 // for any thread count. `nodes` counts the static evaluations of the completed iterations (the 0-ply
 // evaluation of the root included), not those of an abandoned one.
 //
-// Ranges (std::invalid_argument otherwise): plies 0..32, threads 1..1024, time_limit >= 0 seconds
+// Ranges (std::invalid_argument otherwise): plies 0..kMaxSearchPlies (32), threads 1..kMaxThreads
+// (1024, parallel.h), time_limit >= 0 seconds
 // (0: none), node_limit >= 0 (0: none), filters with accept >= 0, extra >= 0, threshold >= 0,
 // narrowing filters the same but with accept >= -1.
 // A stop request (interrupt.h: Ctrl-C) is not a limit: it unwinds the search with Interrupted.
@@ -61,6 +62,8 @@
 #include "tavli/eval.h"
 
 namespace tavli {
+
+constexpr int kMaxSearchPlies = 32;  // the deepest search (see Ranges above)
 
 struct MoveFilter {
   int accept = 0;

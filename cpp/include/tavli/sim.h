@@ -8,9 +8,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tavli/match.h"
+#include "tavli/parallel.h"
 #include "tavli/rng.h"
 #include "tavli/search.h"
 
@@ -18,10 +21,12 @@ namespace tavli {
 
 struct CubeSimOptions;
 
+constexpr int kMaxPlayerPlies = 8;  // a search player's deepest analysis
+
 struct PlayerSpec {
   enum class Kind : std::uint8_t { Random, Greedy, Search };
   Kind kind = Kind::Random;
-  int plies = 0;                    // Search: depth of each analysis
+  int plies = 0;                    // Search: depth of each analysis, 0..kMaxPlayerPlies
   std::vector<MoveFilter> filters;  // Search: filters (empty: the defaults)
   // Greedy and Search: the evaluator (a net, a NetSuite, ...); null: the heuristic. Shared and
   // used by every thread at once, so it must be immutable while games run.
@@ -95,6 +100,28 @@ int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, c
 // One game, its dice from Rng(seed).
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
                       Trajectory* trajectory);
+
+// Throws std::invalid_argument unless the player's depth is 0..kMaxPlayerPlies.
+inline void check_player(const PlayerSpec& p) {
+  if (p.plies < 0 || p.plies > kMaxPlayerPlies)
+    throw std::invalid_argument("player plies must be 0.." + std::to_string(kMaxPlayerPlies));
+}
+
+// The bounds of simulate's and simulate_matches' arguments (std::invalid_argument naming the one
+// out of range): games 0..kMaxGames, matches 0..kMaxMatches (first >= 0), threads 1..kMaxThreads
+// (parallel.h), max_plies >= 1.
+constexpr std::int64_t kMaxGames = 100000000;
+constexpr std::int64_t kMaxMatches = 10000000;
+inline void check_games(std::int64_t first, std::int64_t n, int threads, int max_plies) {
+  if (n < 0 || n > kMaxGames || first < 0) throw std::invalid_argument("games must be 0.." + std::to_string(kMaxGames));
+  check_threads(threads);
+  if (max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+}
+inline void check_matches(std::int64_t first, std::int64_t n, int threads) {
+  if (n < 0 || n > kMaxMatches || first < 0)
+    throw std::invalid_argument("matches must be 0.." + std::to_string(kMaxMatches));
+  check_threads(threads);
+}
 
 // Games first..first+n-1, game i seeded by Rng::derive(seed, i), on up to `threads` threads.
 // Trajectories (when kept) are returned per game, in game order.

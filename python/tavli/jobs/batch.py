@@ -59,7 +59,7 @@ def batch_legal_plays(
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
     d = as_int_array(dice, "dice", "int64")
-    threads = int_arg("threads", threads, 1, 1024)
+    threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     want_positions = require_bool("return_positions", return_positions)
     return _core._batch_legal_plays(variant, to_pairs(options), rows, d, want_positions, threads,
                                     time_limit_arg(time_limit))
@@ -88,8 +88,8 @@ def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, th
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
-    plies = int_arg("plies", plies, 0, 8)
-    threads = int_arg("threads", threads, 1, 1024)
+    plies = int_arg("plies", plies, 0, _core.MAX_BATCH_PLIES)  # the core's bound (batch.h)
+    threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator),
                                  time_limit_arg(time_limit))
 

@@ -78,8 +78,8 @@ def simulate(
                                first_game=first_game, address=ray_address, cube=cube, **options)
     if not isinstance(variant, str):
         raise ValueError("variant must be a string")
-    games = _int_arg("games", games, 0, 100_000_000)
-    threads = _int_arg("threads", threads, 1, 1024)
+    games = _int_arg("games", games, 0, _core.MAX_GAMES)  # the core's bounds (cpp/include/tavli/sim.h)
+    threads = _int_arg("threads", threads, 1, _core.MAX_THREADS)
     max_plies = _int_arg("max_plies", max_plies, 1, 10**7)
     chunk = _int_arg("chunk", chunk, 1, 10**7)
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
@@ -140,9 +140,9 @@ def simulate_matches(
     if not isinstance(kind, str) or kind not in MATCHES:
         raise ValueError(f"unknown match kind {kind!r} (known: {', '.join(MATCHES)})")
     cycle, default_target = MATCHES[kind]
-    target = _int_arg("target", default_target if target is None else target, 1, 999)
-    matches = _int_arg("matches", matches, 0, 10_000_000)
-    threads = _int_arg("threads", threads, 1, 1024)
+    target = _int_arg("target", default_target if target is None else target, 1, _core.MAX_MATCH_TARGET)
+    matches = _int_arg("matches", matches, 0, _core.MAX_MATCHES)  # the core's bounds (sim.h, match.h)
+    threads = _int_arg("threads", threads, 1, _core.MAX_THREADS)
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
     chunk = _int_arg("chunk", chunk, 1, 10**6)
     first_match = _int_arg("first_match", first_match, 0, MAX_FIRST)
