@@ -33,16 +33,7 @@ class OrderedEvaluator final : public Evaluator {
   std::string name() const override { return inner_.name(); }
   void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override {
     inner_.evaluate(positions, n, rules, out);
-    for (int i = 0; i < n; ++i) {
-      Probabilities& p = out[i];
-      p.win = std::clamp(p.win, 0.0f, 1.0f);
-      p.win_double = std::clamp(p.win_double, 0.0f, p.win);
-      p.win_triple = std::clamp(p.win_triple, 0.0f, p.win_double);
-      p.lose_double = std::clamp(p.lose_double, 0.0f, 1.0f - p.win);
-      p.lose_triple = std::clamp(p.lose_triple, 0.0f, p.lose_double);
-      p.draw = 0;
-      p.margin = 0;
-    }
+    for (int i = 0; i < n; ++i) out[i] = ordered_for_cube(out[i]);
   }
   std::string refusal(const Rules& rules) const override { return inner_.refusal(rules); }
 
@@ -274,18 +265,13 @@ void check_options(const Position& pos, const Rules& rules, const CubefulRollout
   check_rollout_options(pos, rules, opt.rollout);
 }
 
-}  // namespace
-
-CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,
-                                    const CubefulRolloutOptions& opt) {
-  check_options(pos, rules, opt);
-  const OrderedEvaluator ordered(ev);
-  const CubefulTrials trials(pos, rules, mover, ordered, opt);
+// One line of trials from the cube as given; `act_first`: the mover may double before his first roll.
+CubefulRolloutValue one_line(const CubefulTrials& trials, const CubefulRolloutOptions& opt, bool act_first) {
   Moments<1> m;
   CubefulRolloutValue r;
   r.truncated = run_trials(opt.rollout, m, [&](std::int64_t i, std::array<double, 1>& x) {
     bool cut = false;
-    x[0] = trials.play(i, opt.cube, true, cut);
+    x[0] = trials.play(i, opt.cube, act_first, cut);
     return static_cast<std::int64_t>(cut);
   });
   r.trials = m.n;
@@ -294,6 +280,15 @@ CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Pla
   r.mwc = opt.match.money() ? kNaN : m.mean[0];
   r.mwc_std_error = opt.match.money() ? kNaN : m.std_error(0);
   return r;
+}
+
+}  // namespace
+
+CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,
+                                    const CubefulRolloutOptions& opt) {
+  check_options(pos, rules, opt);
+  const OrderedEvaluator ordered(ev);
+  return one_line(CubefulTrials(pos, rules, mover, ordered, opt), opt, true);
 }
 
 CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
@@ -307,19 +302,15 @@ CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules
   d.available = may_double(opt.cube, opt.match, mover) && 2 * opt.cube.value <= kLargestCube;
   const double scale = trials.scale(opt.cube);
   const bool money = opt.match.money();
-  if (!d.available) {
-    Moments<1> m;
-    r.truncated = run_trials(opt.rollout, m, [&](std::int64_t i, std::array<double, 1>& x) {
-      bool cut = false;
-      x[0] = trials.play(i, opt.cube, false, cut);
-      return static_cast<std::int64_t>(cut);
-    });
-    r.trials = m.n;
-    d.nd = trials.normalised(m.mean[0], opt.cube);
-    r.nd_std_error = m.std_error(0) * scale;
-    if (!money) d.nd_mwc = m.mean[0], r.nd_mwc_std_error = m.std_error(0);
+  if (!d.available) {  // No double only: the mover may not double before his first roll either
+    const CubefulRolloutValue v = one_line(trials, opt, false);
+    r.trials = v.trials;
+    r.truncated = v.truncated;
+    d.nd = v.equity;
+    d.nd_mwc = v.mwc;
+    r.nd_std_error = v.equity_std_error;
+    r.nd_mwc_std_error = v.mwc_std_error;
     r.dt_std_error = r.dt_mwc_std_error = r.difference_std_error = kNaN;
-    if (money) r.nd_mwc_std_error = kNaN;
     return r;
   }
   CubeState doubled = opt.cube;
