@@ -66,8 +66,12 @@ class RolloutCubeDecision(CubeDecision):
     truncated: int
 
 
+# The core's arguments after the board: cube, match, table, then Board.rollout's checked ones.
+CubefulArgs = tuple[CubeState, MatchState, Any, int, str, int, list[tuple[int, int, float]], int, int, int, bool, Any]
+
+
 def _args(board: "Board", cube: Any, match: Any, met: Any, trials: Any, player: Any, truncate: Any, seed: Any,
-          threads: Any, evaluator: Any, stratify: Any) -> tuple[Any, ...]:
+          threads: Any, evaluator: Any, stratify: Any) -> CubefulArgs:
     from .board import check_rollout_args
 
     cube_s, match_s = _cube_arg(cube), _match_arg(match)
@@ -104,12 +108,13 @@ def decide(board: "Board", cube: Any = None, match: Any = None, trials: int = 12
 
     args = _args(board, cube, match, met, trials, player, truncate, seed, threads, evaluator, stratify)
     r = _core._cubeful_rollout_decision(board, *args, time_limit=time_limit_arg(time_limit))
-    available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, *errors, done, truncated = r
+    available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff = r[:10]
+    nd_se, dt_se, nd_mwc_se, dt_mwc_se, difference_se, done, truncated = r[10:]
     cls, _ = _core._cube_efficiency(board)
     probs = _static_probabilities(board, args[-1])
     plies = player_arg(player)[1]
     return RolloutCubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies,
-                               args[0], args[1], *errors, done, truncated)
+                               args[0], args[1], nd_se, dt_se, nd_mwc_se, dt_mwc_se, difference_se, done, truncated)
 
 
 def _static_probabilities(board: "Board", ev: Any) -> Any:

@@ -80,12 +80,16 @@ def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any
     print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
     if d.truncated:
         print(f"{d.truncated:,} trials valued by the cubeful search at the truncation")
-    mwc = lambda v, e: "" if v is None else f"  (MWC {v:.4f} +- {Z95 * e:.4f})"  # noqa: E731
+    def line(label: str, eq: float, se: float | None, mwc: float | None, mwc_se: float | None) -> str:
+        half = "" if se is None else f"{Z95 * se:9.4f}"
+        tail = "" if mwc is None else f"  (MWC {mwc:.4f}" + ("" if mwc_se is None else f" +- {Z95 * mwc_se:.4f}") + ")"
+        return f"    {label:<13}{eq:+9.4f}{half:>9}{tail}"
+
     print(f"    {'':<13}{'equity':>9}{'95% +-':>9}")
-    print(f"    {'no double':<13}{d.nd:+9.4f}{Z95 * d.nd_std_error:9.4f}{mwc(d.nd_mwc, d.nd_mwc_std_error)}")
-    if d.available:
-        print(f"    {'double/take':<13}{d.dt:+9.4f}{Z95 * d.dt_std_error:9.4f}{mwc(d.dt_mwc, d.dt_mwc_std_error)}")
-        print(f"    {'double/pass':<13}{d.dp:+9.4f}{'':>9}{'' if d.dp_mwc is None else f'  (MWC {d.dp_mwc:.4f})'}")
+    print(line("no double", d.nd, d.nd_std_error, d.nd_mwc, d.nd_mwc_std_error))
+    if d.available and d.dt is not None and d.dp is not None and d.difference_std_error is not None:
+        print(line("double/take", d.dt, d.dt_std_error, d.dt_mwc, d.dt_mwc_std_error))
+        print(line("double/pass", d.dp, None, d.dp_mwc, None))
         print(f"    double/take - no double: {d.dt - d.nd:+.4f} +- {Z95 * d.difference_std_error:.4f}")
     print(f"    proper action: {d.action}" + (f"; the opponent would {d.take}" if d.available else ""))
     return 0
