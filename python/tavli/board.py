@@ -499,7 +499,8 @@ def rollout_on_ray(board: Any, *args: Any, progress: Callable[[int, int], Any] |
     tavli._core.ROLLOUT_BLOCK (144) trials, so a rollout of at most that many trials runs as one task."""
     if not isinstance(board, Board):
         raise ValueError(f"board: expected a tavli.Board, got {type(board).__name__}")
-    kwargs = on_ray.forwarded(Board.rollout, (board, *args), kwargs, refused=("time_limit", "backend", "ray_address"))
+    kwargs = on_ray.forwarded(Board.rollout, (board, *args), kwargs,
+                              refused=("time_limit", "backend", "ray_address", "cube", "match", "met"))
     del kwargs["self"]
     checked = check_rollout_args(board, **kwargs)  # checks every argument
     trials, threads = checked[0], checked[6]
