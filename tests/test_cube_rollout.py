@@ -180,3 +180,19 @@ def test_bad_arguments():
     assert over.is_game_over()
     with pytest.raises(ValueError, match="game is over"):
         decide(over, trials=36)
+
+
+@pytest.mark.parametrize("state", [STATES[0], STATES[4]], ids=[STATES[0][2], STATES[4][2]])
+def test_truncated_trials_are_valued_by_the_cubeful_search(state):
+    """Cut after one play and valued by the exact player's own search (full width, as deep as the
+    game), for the side then on roll with his cube action: still the solution."""
+    (m, o, _), (cube, match, _) = ENDGAMES[1], state
+    board = make_board("backgammon", m, o)
+    dp = solver_for(match, cube)
+    pos, me, c, own = oracle_pos(board), board.turn, cube.value, owner_of(cube)
+    d = decide(board, cube, match, 144, exact_player(m, o), truncate=1, seed=8)
+    assert 0 < d.truncated <= 2 * 144
+    nd, dt = dp.play_on(pos, me, c, own), dp.play_on(pos, me, 2 * c, 1 - me)
+    got_nd, se_nd = (d.nd * c, d.nd_std_error * c) if match.money else (d.nd_mwc, d.nd_mwc_std_error)
+    got_dt, se_dt = (d.dt * c, d.dt_std_error * c) if match.money else (d.dt_mwc, d.dt_mwc_std_error)
+    assert abs(got_nd - nd) <= 3 * se_nd + 1e-9 and abs(got_dt - dt) <= 3 * se_dt + 1e-9, (got_nd, nd, got_dt, dt)
