@@ -4,13 +4,15 @@
 // Each trial plays the game out from the position (its side to move `mover`, before his roll) with
 // the same player for both sides, at the trial's cube state and the match score:
 //  - before each roll the side on roll may double where the cube lets him (cube.h's may_double,
-//    the cube below 2^15); he decides with the cubeful model at the player's depth (cubeful_search.h's
-//    cubeful_decision: greedy 0 plies, search:N N plies; the player's evaluator) and doubles on
+//    the cube below 2^15); he decides with the cubeful model at the player's depth (greedy:
+//    cubeful.h's 0-ply cube_decision on the evaluator's probabilities; search:N: cubeful_search.h's
+//    cubeful_decision N plies deep, the player's filters) and doubles on
 //    "double, take", "double, beaver" and "double, pass" (too good: he plays on). The other side
 //    answers with the same decision's take: take (he owns the doubled cube), pass (the doubler
 //    wins the cube's value) or, with beavers on in money play, beaver (4x, his cube);
-//  - the plays are chosen cubefully: the best play by cubeful_analyze at the player's depth and
-//    filters, at the cube as it stands;
+//  - the plays are chosen cubefully, at the cube as it stands: greedy, the play whose result has
+//    the best 0-ply cubeful value (the opponent's cube action included; the first of equals as
+//    generated); search:N, the best play of cubeful_analyze N plies deep with the player's filters;
 //  - a game that ends on the board scores cube value x its points (money: Jacoby's rule while the
 //    cube is centred), in money points for the original mover, or his match winning chance at the
 //    score (MatchEquityTable::after_game: Crawford and post-Crawford as the score makes them);
