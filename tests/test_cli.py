@@ -240,3 +240,16 @@ def test_the_caps_are_stated_in_help():
                          ("rollout", "default 0: no limit")):
         rc, out, _ = run(command, "--help")
         assert rc == 0 and cap in " ".join(out.split()), command
+
+
+def test_cubeful_rollout_of_a_sure_single_win():
+    """Every trial wins singly: No double +1, Double/take +2 (the cube at 2), Double/pass +1, so
+    double and the opponent passes; with no error at all."""
+    rc, out, err = run("rollout", bear_off_win().id(), "--trials", "36", "--player", "heuristic", "--cube", "1")
+    assert rc == 0, err
+    assert "cubeful rollout: 36 trials" in out
+    assert re.search(r"no double\s+\+1\.0000\s+0\.0000", out), out
+    assert re.search(r"double/take\s+\+2\.0000\s+0\.0000", out), out
+    assert "proper action: double, pass; the opponent would pass" in out
+    rc, out, err = run("rollout", "--variant", "portes", "--start", "--trials", "36", "--length", "5")
+    assert rc == 2 and "portes has no doubling cube" in err

@@ -55,3 +55,30 @@ def test_a_finished_game_is_refused(client):
     d = {"variant": "backgammon", "turn": 1, "mover": [0] * 23 + [14], "opponent": [0] * 24, "off": [1, 15]}
     r = client.post("/api/v1/rollout", json={"position": d})
     assert r.status_code == 422 and "over" in r.json()["error"]["message"]
+
+
+def test_a_cubeful_rollout_is_the_cube_rollout_decision(client):
+    from tavli.cube_rollout import decide
+
+    board = tavli.Board("backgammon")
+    match = tavli.MatchState(7, (2, 4))
+    expected = decide(board, None, match, 36, "heuristic", seed=5)
+    r = client.post("/api/v1/rollout", json={"position": board.id(), "trials": 36, "player": "heuristic", "seed": 5,
+                                             "match": {"length": 7, "score": [2, 4]}})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert (j["nd"], j["dt"], j["dp"], j["nd_mwc"]) == (expected.nd, expected.dt, expected.dp, expected.nd_mwc)
+    assert j["nd_std_error"] == expected.nd_std_error and j["trials"] == 36 and j["action"] == expected.action
+    assert j["match"] == {"length": 7, "score": [2, 4], "crawford": False}
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"cube": {"value": 2, "owner": 0}}, "cube"),  # Fevga has no cube
+    ({"match": {"length": 5, "score": [1, 2]}}, "match"),
+    ({"variant": "backgammon", "position": "4HPwATDgc/ABMA", "cube": {}, "player": "random"}, "player"),
+    ({"variant": "backgammon", "position": "4HPwATDgc/ABMA", "cube": {"value": 3}}, "cube"),
+])
+def test_cubeful_refusals(client, body, field):
+    request = {"position": tavli.Board("fevga").to_dict(), "trials": 36, **body}
+    r = client.post("/api/v1/rollout", json=request)
+    assert r.status_code == 422 and r.json()["error"]["field"] == field, r.text

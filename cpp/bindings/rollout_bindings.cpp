@@ -1,5 +1,6 @@
 // pybind11 bindings of rollouts (rollout.h): tavli._core._rollout, and for shards
-// _rollout_blocks and _rollout_combine. Conversions only.
+// _rollout_blocks and _rollout_combine; cubeful rollouts (cubeful_rollout.h):
+// _cubeful_rollout and _cubeful_rollout_decision. Conversions only.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -12,6 +13,7 @@
 
 #include "args.h"
 #include "stoppable.h"
+#include "tavli/cubeful_rollout.h"
 #include "tavli/rollout.h"
 
 namespace py = pybind11;
@@ -38,6 +40,41 @@ RolloutOptions rollout_options(std::int64_t trials, const std::string& kind, int
 py::tuple result_tuple(const RolloutResult& r) {
   return py::make_tuple(probs_tuple(r.mean), r.equity, probs_tuple(r.std_error), r.equity_std_error, r.trials,
                         r.truncated);
+}
+
+py::object maybe(double v) { return std::isnan(v) ? py::object(py::none()) : py::object(py::float_(v)); }
+
+CubefulRolloutOptions cubeful_options(const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
+                                      RolloutOptions rollout) {
+  CubefulRolloutOptions opt;
+  opt.rollout = std::move(rollout);
+  opt.cube = cube;
+  opt.match = match;
+  opt.met = &met;
+  return opt;
+}
+
+// A cubeful rollout entry point `name`: `run` (cubeful_rollout.h) on the board's position, its
+// result converted by `convert`.
+template <class Result, class Convert>
+void def_cubeful(py::module_& m, const char* name,
+                 Result (*run)(const Position&, const Rules&, Player, const Evaluator&, const CubefulRolloutOptions&),
+                 Convert convert, const char* doc) {
+  m.def(
+      name,
+      [run, convert](const Game& g, const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
+                     std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
+                     std::uint64_t seed, int threads, bool stratify, py::handle evaluator, double time_limit) {
+        const CubefulRolloutOptions opt = cubeful_options(
+            cube, match, met, rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify));
+        std::shared_ptr<const Evaluator> keep;
+        const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
+        return convert(tavli_bindings::run_stoppable(
+            time_limit, [&] { return run(g.position(), g.rules(), g.turn(), ev, opt); }));
+      },
+      py::arg("board"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("trials"), py::arg("kind"),
+      py::arg("plies"), py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"),
+      py::arg("stratify"), py::arg("evaluator"), py::arg("time_limit") = 0.0, doc);
 }
 
 // A block's moments as one float64 row: n, truncated, the 8 means, the 8 sums of squared
@@ -119,4 +156,18 @@ void bind_rollout(py::module_& m) {
       },
       py::arg("blocks"),
       "The rollout's result (as _rollout returns it) from the _rollout_blocks rows of all its trials, in order.");
+
+  def_cubeful(m, "_cubeful_rollout", cubeful_rollout, [](const CubefulRolloutValue& r) {
+    return py::make_tuple(r.equity, r.equity_std_error, maybe(r.mwc), maybe(r.mwc_std_error), r.trials, r.truncated);
+  }, "Cubeful rollout of the board's position (cubeful_rollout.h): (equity, its standard error, MWC, its standard "
+     "error, trials, truncated). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit: TimeoutError.");
+  def_cubeful(m, "_cubeful_rollout_decision", cubeful_rollout_decision, [](const CubefulRolloutDecision& r) {
+    const CubeDecision& d = r.decision;
+    return py::make_tuple(d.available, d.nd, maybe(d.dt), maybe(d.dp), maybe(d.nd_mwc), maybe(d.dt_mwc),
+                          maybe(d.dp_mwc), action_name(d.action), take_name(d.take), d.efficiency, r.nd_std_error,
+                          maybe(r.dt_std_error), maybe(r.nd_mwc_std_error), maybe(r.dt_mwc_std_error),
+                          maybe(r.difference_std_error), r.trials, r.truncated);
+  }, "The cube decision by a cubeful rollout, No double and Double/take on the same dice (cubeful_rollout.h): "
+     "(available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, efficiency, nd_se, dt_se, nd_mwc_se, "
+     "dt_mwc_se, (dt - nd)_se, trials, truncated). Releases the GIL; Ctrl-C: KeyboardInterrupt.");
 }

@@ -18,16 +18,7 @@ constexpr int kLargestCube = 1 << kMaxCubeLog2;
 
 // A net's outputs can break the ordering the cube formulas check (a gammon chance a hair above
 // the win chance); clamp them into it.
-Probabilities ordered(Probabilities p) {
-  p.win = std::clamp(p.win, 0.0f, 1.0f);
-  p.win_double = std::clamp(p.win_double, 0.0f, p.win);
-  p.win_triple = std::clamp(p.win_triple, 0.0f, p.win_double);
-  p.lose_double = std::clamp(p.lose_double, 0.0f, 1.0f - p.win);
-  p.lose_triple = std::clamp(p.lose_triple, 0.0f, p.lose_double);
-  p.draw = 0;
-  p.margin = 0;
-  return p;
-}
+Probabilities ordered(Probabilities p) { return ordered_for_cube(p); }
 
 // The largest value the cube may reach in this game.
 int cube_cap(const CubeState& cube) { return cube.max_cube ? std::min(cube.max_cube, kLargestCube) : kLargestCube; }

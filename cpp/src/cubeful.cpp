@@ -273,6 +273,17 @@ const char* take_name(TakeDecision t) {
   return "?";
 }
 
+Probabilities ordered_for_cube(Probabilities p) {
+  p.win = std::clamp(p.win, 0.0f, 1.0f);
+  p.win_double = std::clamp(p.win_double, 0.0f, p.win);
+  p.win_triple = std::clamp(p.win_triple, 0.0f, p.win_double);
+  p.lose_double = std::clamp(p.lose_double, 0.0f, 1.0f - p.win);
+  p.lose_triple = std::clamp(p.lose_triple, 0.0f, p.lose_double);
+  p.draw = 0;
+  p.margin = 0;
+  return p;
+}
+
 double cubeful_equity_money(const Probabilities& p, const CubeState& cube, Player mover, double efficiency) {
   check_probabilities(p);
   validate(cube, MatchState{});

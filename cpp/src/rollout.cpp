@@ -44,7 +44,6 @@ Probabilities value_unfinished(const Position& pos, const Rules& rules, const Ev
 Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
                  std::int64_t i) {
   Rng rng(Rng::derive(opt.seed, static_cast<std::uint64_t>(i)));
-  const bool second_stratified = opt.stratify && i < opt.trials / kBlock * kBlock;
   // Per-thread scratch: a generator's tables and a move list are too big to build for every trial.
   MoveGenerator& gen = thread_generator();
   Scratch<MoveList> plays;
@@ -55,15 +54,7 @@ Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev,
   const int max_plies = opt.truncate > 0 ? std::min(opt.truncate, kMaxRolloutPlies) : kMaxRolloutPlies;
   for (int ply = 0; ply < max_plies; ++ply) {
     check_stop();
-    Dice dice;
-    if (ply == 0 && opt.stratify) {
-      dice = outcome_dice(i % kOutcomes);
-    } else if (ply == 1 && second_stratified) {
-      dice = outcome_dice(i / kOutcomes % kOutcomes);
-    } else {
-      const auto [a, b] = rng.roll();
-      dice = Dice{a, b};
-    }
+    const Dice dice = rollout_dice(opt, i, ply, rng);
     gen.generate(pos, rules, dice, list);
     const int k = choose_play(opt.player, ev, pos, rules, dice, list, rng);
     const PlyResult step = advance(pos, list[k], rules, mover);
@@ -101,7 +92,9 @@ Probabilities probabilities_of(const double (&x)[RolloutMoments::kFields]) {
   return p;
 }
 
-void check_options(const Position& pos, const Rules& rules, const RolloutOptions& opt) {
+}  // namespace
+
+void check_rollout_options(const Position& pos, const Rules& rules, const RolloutOptions& opt) {
   if (opt.trials < 1 || opt.trials > kMaxRolloutTrials)
     throw std::invalid_argument("trials must be 1.." + std::to_string(kMaxRolloutTrials));
   if (opt.truncate < 0) throw std::invalid_argument("truncate must be >= 1 (or 0: play to the end)");
@@ -109,7 +102,12 @@ void check_options(const Position& pos, const Rules& rules, const RolloutOptions
   if (game_outcome(pos, rules, kWhite)) throw std::invalid_argument("the game is over: nothing to roll out");
 }
 
-}  // namespace
+Dice rollout_dice(const RolloutOptions& opt, std::int64_t i, int ply, Rng& rng) {
+  if (ply == 0 && opt.stratify) return outcome_dice(i % kOutcomes);
+  if (ply == 1 && opt.stratify && i < opt.trials / kBlock * kBlock) return outcome_dice(i / kOutcomes % kOutcomes);
+  const auto [a, b] = rng.roll();
+  return Dice{a, b};
+}
 
 void RolloutMoments::add(const Probabilities& p, bool was_truncated) {
   ++n;
@@ -140,7 +138,7 @@ void RolloutMoments::merge(const RolloutMoments& next) {
 
 std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rules, const Evaluator& ev,
                                            const RolloutOptions& opt, std::int64_t first, std::int64_t count) {
-  check_options(pos, rules, opt);
+  check_rollout_options(pos, rules, opt);
   if (first < 0 || first % kRolloutBlock != 0 || first >= opt.trials)
     throw std::invalid_argument("first trial must be a multiple of " + std::to_string(kRolloutBlock) +
                                 " below trials");

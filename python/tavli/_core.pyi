@@ -276,6 +276,19 @@ def _rollout_blocks(
 ) -> npt.NDArray[np.float64]: ...
 def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 
+# --- cubeful rollouts (cpp/include/tavli/cubeful_rollout.h; wrapped by tavli.cube_rollout) --------
+def _cubeful_rollout(
+    board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int, kind: str, plies: int,
+    filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool, evaluator: Any,
+    time_limit: float = 0.0,
+) -> tuple[float, float, float | None, float | None, int, int]: ...
+def _cubeful_rollout_decision(
+    board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int, kind: str, plies: int,
+    filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool, evaluator: Any,
+    time_limit: float = 0.0,
+) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float,
+           float, float | None, float | None, float | None, float | None, int, int]: ...
+
 # --- neural nets (cpp/include/tavli/nnet.h; wrapped by tavli.nn) ---------------------------------
 def net_family(variant: str) -> str: ...
 

@@ -332,7 +332,9 @@ class Board(_core.Board):
         tavli.CubeState (None: centred at 1), match a tavli.MatchState (None: money play).
         probabilities: cubeless ones the caller brings (a rollout's, another engine's); None
         evaluates the position: at 0 plies by the 0-ply formula, deeper by the cubeful search with
-        cube decisions at every level (tavli.cube_search). Keywords: met, efficiency, evaluator."""
+        cube decisions at every level (tavli.cube_search). Keywords: met, efficiency, evaluator;
+        rollout=True or a dict of rollout options (trials, player, seed, ...): a cubeful rollout of
+        No double and Double/take on the same dice (tavli.cube_rollout.decide)."""
         from .cube import cube_decision
 
         return cube_decision(self, cube, match, plies, probabilities, **kwargs)
@@ -350,7 +352,10 @@ class Board(_core.Board):
         time_limit: float | None = None,
         backend: str = "local",
         ray_address: str | None = None,
-    ) -> "Rollout":
+        cube: Any = None,
+        match: Any = None,
+        met: Any = None,
+    ) -> Any:
         """The position before the roll, for the side to move, estimated by playing it out
         `trials` times with `player` on both sides ('greedy', 'heuristic', 'random', 'search:N', a
         net, as in tavli.simulate; `evaluator` ("heuristic" or a tavli.nn.Net), when given,
@@ -362,7 +367,17 @@ class Board(_core.Board):
         does `time_limit` (seconds, None: none) with TimeoutError: a partial rollout would depend on
         the machine's speed, so none is returned.
         `backend="ray"`: the trials sharded on a Ray cluster, the same result bit for bit
-        (tavli.distributed.rollout; `ray_address` or an already initialised Ray session)."""
+        (tavli.distributed.rollout; `ray_address` or an already initialised Ray session).
+        `cube` (a tavli.CubeState) or `match` (a tavli.MatchState) given: a cubeful rollout, the
+        players handling the cube, valued at the score (tavli.cube_rollout.rollout: a
+        CubefulRollout; local only; `met` the match equity table)."""
+        if cube is not None or match is not None or met is not None:
+            if backend_arg(backend, ray_address) == "ray":
+                raise ValueError("backend: cubeful rollouts (cube/match given) run locally, not on Ray")
+            from .cube_rollout import rollout as cubeful_rollout
+
+            return cubeful_rollout(self, cube, match, trials, player, truncate=truncate, seed=seed, threads=threads,
+                                   evaluator=evaluator, stratify=stratify, time_limit=time_limit, met=met)
         if backend_arg(backend, ray_address) == "ray":
             local_only_time_limit(time_limit)
             return rollout_on_ray(self, trials, player, truncate=truncate, seed=seed, threads=threads,
@@ -485,7 +500,8 @@ def rollout_on_ray(board: Any, *args: Any, progress: Callable[[int, int], Any] |
     tavli._core.ROLLOUT_BLOCK (144) trials, so a rollout of at most that many trials runs as one task."""
     if not isinstance(board, Board):
         raise ValueError(f"board: expected a tavli.Board, got {type(board).__name__}")
-    kwargs = on_ray.forwarded(Board.rollout, (board, *args), kwargs, refused=("time_limit", "backend", "ray_address"))
+    kwargs = on_ray.forwarded(Board.rollout, (board, *args), kwargs,
+                              refused=("time_limit", "backend", "ray_address", "cube", "match", "met"))
     del kwargs["self"]
     checked = check_rollout_args(board, **kwargs)  # checks every argument
     trials, threads = checked[0], checked[6]

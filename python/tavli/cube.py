@@ -190,9 +190,21 @@ def decide(probabilities: Any, cube: Any = None, match: Any = None, *, mover: in
 
 
 def cube_decision(board: "Board", cube: Any = None, match: Any = None, plies: int = 0, probabilities: Any = None, *,
-                  met: Any = None, efficiency: float | None = None, evaluator: Any = None) -> CubeDecision:
+                  met: Any = None, efficiency: float | None = None, evaluator: Any = None,
+                  rollout: Any = None) -> CubeDecision:
     """The cube decision for board's side to move (Board.cube_decision's body): decide() with the
-    board's mover and position class, on the caller's probabilities or the board's evaluation."""
+    board's mover and position class, on the caller's probabilities or the board's evaluation;
+    `rollout` (True or a dict of options): tavli.cube_rollout.decide."""
+    if rollout is not None and rollout is not False:
+        from .cube_rollout import decide as rolled_out, rollout_options
+
+        if plies != 0 or probabilities is not None or efficiency is not None:
+            raise ValueError("rollout: a cube decision by rollout takes no plies, probabilities or efficiency "
+                             "(the rollout's player sets the depth: player='search:N')")
+        options = rollout_options(rollout)
+        if evaluator is not None:
+            options.setdefault("evaluator", evaluator)
+        return rolled_out(board, cube, match, met=met, **options)
     cube_s, match_s = _cube_arg(cube), _match_arg(match)
     _core._validate_cube_for(board.variant, cube_s, match_s)
     if not _core._variant_takes_cube(board.variant):

@@ -84,6 +84,10 @@ CubeDecision cube_decision(const Probabilities& p, const CubeState& cube, const 
 CubeAction cube_action(double nd, double dt, double dp, bool beavers, bool gammon_chances);
 TakeDecision take_decision(double dt, double dp, bool beavers);
 
+// Probabilities clamped into the order the formulas check (a net's gammon chance a hair above its
+// win chance), draws and margins dropped: for evaluators' outputs fed to the cube players.
+Probabilities ordered_for_cube(Probabilities p);
+
 // The cubeful equity (money, per unit of cube) or MWC (match) of one cube state for `mover`.
 double cubeful_equity_money(const Probabilities& p, const CubeState& cube, Player mover, double efficiency);
 double cubeful_mwc(const Probabilities& p, const CubeState& cube, const MatchState& match, Player mover,

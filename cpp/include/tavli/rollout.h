@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "tavli/eval.h"
+#include "tavli/rng.h"
 #include "tavli/sim.h"
 
 namespace tavli {
@@ -78,6 +79,13 @@ struct RolloutMoments {
   void add(const Probabilities& p, bool was_truncated);
   void merge(const RolloutMoments& next);  // `next` holds the trials that follow this one's
 };
+
+// Throws std::invalid_argument naming a bad option (trials, truncate, threads) or a finished game.
+void check_rollout_options(const Position& pos, const Rules& rules, const RolloutOptions& opt);
+
+// The dice of ply `ply` (0: the original mover's first roll) of trial i, stratified as above;
+// `rng` is the trial's generator, drawn from only where the roll is not stratified.
+Dice rollout_dice(const RolloutOptions& opt, std::int64_t i, int ply, Rng& rng);
 
 // `ev` is the greedy and search players' evaluator and values truncated trials. The game must not
 // be over; throws std::invalid_argument naming a bad option.

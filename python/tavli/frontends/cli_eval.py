@@ -57,14 +57,57 @@ def _rollout_settings(args: argparse.Namespace, board: Any) -> dict[str, Any]:
     return settings
 
 
+def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any, settings: dict[str, Any]) -> int:
+    """The cube decision by a cubeful rollout (tavli.cube_rollout.decide): one call, no bar; the
+    time limit and Ctrl-C stop it without a result (a partial one would depend on the speed)."""
+    from ..cube_rollout import decide
+
+    print(board)
+    print()
+    t0 = time.perf_counter()
+    try:
+        d = decide(board, cube, match, time_limit=args.time_limit or None, **settings)
+    except TimeoutError:
+        print(f"cubeful rollout stopped by the time limit ({args.time_limit:g} s): no result")
+        return 1
+    dt = time.perf_counter() - t0
+    where = "money" if match.money else (f"{match.length}-point match, white {match.score[0]} black "
+                                         f"{match.score[1]}{', Crawford' if match.crawford else ''}")
+    print(f"cubeful rollout: {d.trials:,} trials (each No double and Double/take on the same dice), {args.player} "
+          f"on both sides handling the cube, seed {args.seed}, "
+          f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
+          f"{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
+    print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
+    if d.truncated:
+        print(f"{d.truncated:,} trials valued by the cubeful search at the truncation")
+    def line(label: str, eq: float, se: float | None, mwc: float | None, mwc_se: float | None) -> str:
+        half = "" if se is None else f"{Z95 * se:9.4f}"
+        tail = "" if mwc is None else f"  (MWC {mwc:.4f}" + ("" if mwc_se is None else f" +- {Z95 * mwc_se:.4f}") + ")"
+        return f"    {label:<13}{eq:+9.4f}{half:>9}{tail}"
+
+    print(f"    {'':<13}{'equity':>9}{'95% +-':>9}")
+    print(line("no double", d.nd, d.nd_std_error, d.nd_mwc, d.nd_mwc_std_error))
+    if d.available and d.dt is not None and d.dp is not None and d.difference_std_error is not None:
+        print(line("double/take", d.dt, d.dt_std_error, d.dt_mwc, d.dt_mwc_std_error))
+        print(line("double/pass", d.dp, None, d.dp_mwc, None))
+        print(f"    double/take - no double: {d.dt - d.nd:+.4f} +- {Z95 * d.difference_std_error:.4f}")
+    print(f"    proper action: {d.action}" + (f"; the opponent would {d.take}" if d.available else ""))
+    return 0
+
+
 def cmd_rollout(args: argparse.Namespace) -> int:
     from .. import _core
     from ..board import _rollout_blocks
+    from .cli_cube import cube_and_match
 
-    board = position_of(args).board
+    pos = position_of(args)
+    board = pos.board
     if board.is_game_over():
         raise ValueError(f"the game is over ({board.outcome()}): nothing to roll out")
+    state = cube_and_match(args, board, pos.cube, pos.match)
     settings = _rollout_settings(args, board)
+    if state is not None:
+        return _cubeful_rollout(args, board, state[0], state[1], settings)
     print(board)
     print()
     trials = args.trials

@@ -38,9 +38,9 @@ def _search(p: argparse.ArgumentParser, plies: int, what: str) -> None:
                    help="nets (default: the game's shipped net), heuristic, or a weight file (.tnet)")
 
 
-def _cube(p: argparse.ArgumentParser) -> None:
+def _cube(p: argparse.ArgumentParser, prints: str = "prints the 0-ply cube decision") -> None:
     p.add_argument("--cube", help="cube VALUE[:OWNER], owner white, black, mover, opponent or centre "
-                   "(backgammon, nackgammon, hypergammon); prints the 0-ply cube decision")
+                   f"(backgammon, nackgammon, hypergammon); {prints}")
     p.add_argument("--score", help="match score WHITE-BLACK, e.g. 2-4 (with --length)")
     p.add_argument("--length", type=cli_args.int_in(0), help="match length (0 = money play)")
     p.add_argument("--crawford", action="store_true", help="this is the Crawford game")
@@ -97,6 +97,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                    help="seconds (default 0: no limit; the bar shows how far it is); when it runs out, or on "
                         "Ctrl-C, the trials finished so far are reported")
     _progress(p, "trials")
+    _cube(p, "with any of these flags (or a position that carries the cube) a cubeful rollout of the cube "
+             "decision: No double and Double/take on the same dice")
     p.set_defaults(func=cmd_rollout, parser=p)
 
     p = sub.add_parser("simulate", help="self-play many games in C++ threads and summarise the results")

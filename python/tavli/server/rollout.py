@@ -1,7 +1,8 @@
 """The API's rollout endpoint (docs/server.md): POST /api/v1/rollout estimates a position before
 the roll by playing it out (Board.rollout: seeded, the same for any thread count) under the
 request's CPU budget; a rollout that would not finish in it is refused, never cut short (a partial
-rollout would depend on the machine's speed). This module only converts and bounds the work.
+rollout would depend on the machine's speed). With a cube or match field it is a cubeful rollout of
+the cube decision (tavli.cube_rollout.decide). This module only converts and bounds the work.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class RolloutRequest(BaseModel):
     player: Literal["greedy", "heuristic", "random"] = Field("greedy", description="The play on both sides (0-ply).")
     truncate: int | None = Field(None, ge=1, le=1000, description="Value each trial by the evaluator after so many plies.")
     seed: int = Field(0, ge=0, le=2**53, description="Trial i plays with the generator (seed, i).")
+    cube: dict[str, Any] | None = Field(None, description="#/$defs/cubeState: with it (or match) a cubeful rollout "
+                                        "of the cube decision, No double and Double/take on the same dice "
+                                        "(backgammon, nackgammon, hypergammon; player greedy or heuristic).")
+    match: dict[str, Any] | None = Field(None, description="#/$defs/matchScore (default money play); as cube.")
 
 
 def rollout_to_json(r: Any) -> dict[str, Any]:
@@ -34,11 +39,48 @@ def rollout_to_json(r: Any) -> dict[str, Any]:
             "equity_ci95": Z95 * r.equity_std_error, "trials": r.trials, "truncated": r.truncated}
 
 
+def cubeful_rollout_to_json(d: Any, board: Any) -> dict[str, Any]:
+    """#/$defs/cubeDecision and the rollout's standard errors (95% intervals beside them)."""
+    from .cube import decision_to_json
+
+    out = decision_to_json(d, board)
+    for name in ("nd", "dt", "nd_mwc", "dt_mwc", "difference"):
+        se = getattr(d, f"{name}_std_error")
+        out[f"{name}_std_error"] = se
+        out[f"{name}_ci95"] = None if se is None else Z95 * se
+    out["trials"], out["truncated"] = d.trials, d.truncated
+    return out
+
+
 def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
                run: Callable[..., Awaitable[JSONResponse]]) -> None:
     """Adds POST {api}/rollout: `run(fn, body)` queues fn(body, budget) on the app's work pool;
     `api_error(field, message)` is the refusal."""
-    from .cube import position_from_json
+    from .cube import cube_from_json, match_from_json, position_from_json
+
+    def field(name: str, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except (ValueError, TypeError) as e:
+            raise api_error(name, str(e)) from None
+
+    def roll_out_cubefully(body: RolloutRequest, board: Any, budget: Any) -> JSONResponse:
+        from tavli.cube_rollout import decide
+
+        cube = field("cube", lambda: cube_from_json(body.cube or {}))
+        match = field("match", lambda: match_from_json(body.match or {}))
+        if body.player == "random":
+            raise api_error("player", "a cubeful rollout needs the greedy or heuristic player (a random one makes no "
+                            "cube decisions)")
+        try:
+            d = decide(board, cube, match, body.trials, body.player, truncate=body.truncate, seed=body.seed,
+                       time_limit=max(budget.left(), 0.001))
+        except TimeoutError:
+            raise api_error("trials", f"{body.trials} cubeful trials do not fit in the request's CPU budget "
+                            f"({budget.seconds:g} s): ask for fewer, or truncate them") from None
+        except ValueError as e:  # the cube or the score does not fit the game or the table
+            raise api_error("match" if "match" in str(e) or body.cube is None else "cube", str(e)) from None
+        return JSONResponse(cubeful_rollout_to_json(d, board))
 
     def roll_out(body: RolloutRequest, budget: Any) -> JSONResponse:
         try:
@@ -47,6 +89,8 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
             raise api_error("position", str(e)) from None
         if board.is_game_over():
             raise api_error("position", "the game is over: nothing to roll out")
+        if body.cube is not None or body.match is not None:
+            return roll_out_cubefully(body, board, budget)
         try:
             r = board.rollout(body.trials, body.player, truncate=body.truncate, seed=body.seed,
                               time_limit=max(budget.left(), 0.001))

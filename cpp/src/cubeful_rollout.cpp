@@ -1,0 +1,353 @@
+#include "tavli/cubeful_rollout.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tavli/cubeful_search.h"
+#include "tavli/interrupt.h"
+#include "tavli/parallel.h"
+#include "tavli/playout.h"
+#include "tavli/rng.h"
+#include "tavli/scratch.h"
+
+namespace tavli {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kLargestCube = 1 << kMaxCubeLog2;
+// Trials are played a chunk at a time and reduced in trial order (memory stays flat); the chunk
+// size changes no result.
+constexpr std::int64_t kChunk = 4096;
+
+// The evaluator's probabilities clamped into the order the cube formulas check (a net's outputs
+// can break it by a hair).
+class OrderedEvaluator final : public Evaluator {
+ public:
+  explicit OrderedEvaluator(const Evaluator& inner) : inner_(inner) {}
+  using Evaluator::evaluate;
+  std::string name() const override { return inner_.name(); }
+  void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override {
+    inner_.evaluate(positions, n, rules, out);
+    for (int i = 0; i < n; ++i) out[i] = ordered_for_cube(out[i]);
+  }
+  std::string refusal(const Rules& rules) const override { return inner_.refusal(rules); }
+
+ private:
+  const Evaluator& inner_;
+};
+
+bool doubles(CubeAction a) {
+  return a == CubeAction::DoubleTake || a == CubeAction::DoubleBeaver || a == CubeAction::DoublePass;
+}
+
+// One rollout's fixed parts, shared by every trial.
+class CubefulTrials {
+ public:
+  CubefulTrials(const Position& start, const Rules& rules, Player mover, const Evaluator& ev,
+                const CubefulRolloutOptions& opt)
+      : start_(start), rules_(rules), mover_(mover), ev_(ev), opt_(opt), met_(*opt.met),
+        away_{opt.match.away(kWhite), opt.match.away(kBlack)},
+        one_away_now_(!opt.match.money() && (opt.match.crawford || away_[0] == 1 || away_[1] == 1)) {
+    search_.plies = opt.rollout.player.kind == PlayerSpec::Kind::Search ? opt.rollout.player.plies : 0;
+    search_.filters = opt.rollout.player.filters;
+  }
+
+  bool money() const { return opt_.match.money(); }
+
+  // What `self` has once `winner` scores `points` on the board with the cube at c (money: points,
+  // the cube's value and Jacoby's rule included; match: MWC).
+  double result(Player self, Player winner, int points, const CubeState& c) const {
+    if (money()) {
+      const int pts = (c.jacoby && c.centred() ? 1 : points) * c.value;
+      return self == winner ? pts : -pts;
+    }
+    return met_.after_game(away_, one_away_now_, self, winner, points * c.value);
+  }
+
+  // An absolute value of the original mover in the units of cubeful.h's results for the cube c:
+  // money per unit of the cube, match EMG (linear between losing and winning c's value).
+  double normalised(double v, const CubeState& c) const {
+    if (money()) return v / c.value;
+    const double win = result(mover_, mover_, 1, c), lose = result(mover_, other(mover_), 1, c);
+    return (2.0 * v - (win + lose)) / (win - lose);
+  }
+  // d(normalised)/dv: standard errors scale by it.
+  double scale(const CubeState& c) const {
+    if (money()) return 1.0 / c.value;
+    return 2.0 / (result(mover_, mover_, 1, c) - result(mover_, other(mover_), 1, c));
+  }
+
+  // Trial i with the cube starting at `cube`; `act_first`: the mover may double before his first
+  // roll. Returns the original mover's absolute value; `truncated` says whether it was estimated.
+  double play(std::int64_t i, CubeState cube, bool act_first, bool& truncated) const {
+    Rng rng(Rng::derive(opt_.rollout.seed, static_cast<std::uint64_t>(i)));
+    Scratch<MoveList> plays;  // per thread: a move list is too big to build for every trial
+    MoveList& list = *plays;
+    Position pos = start_;
+    Player side = mover_;
+    const int max_plies =
+        opt_.rollout.truncate > 0 ? std::min(opt_.rollout.truncate, kMaxRolloutPlies) : kMaxRolloutPlies;
+    truncated = false;
+    for (int ply = 0; ply < max_plies; ++ply) {
+      check_stop();
+      if ((ply > 0 || act_first) && may_double_now(cube, side)) {
+        const CubeDecision d = decision(pos, side, cube);
+        if (doubles(d.action)) {
+          if (d.take == TakeDecision::Pass) return result(mover_, side, 1, cube);
+          const bool beaver = d.take == TakeDecision::Beaver && 4 * cube.value <= cap(cube);
+          cube.value *= beaver ? 4 : 2;
+          cube.owner = other(side);
+        }
+      }
+      const Dice dice = rollout_dice(opt_.rollout, i, ply, rng);
+      const PlyResult step = advance(pos, best_play(pos, side, dice, cube, list), rules_, side);
+      if (step.outcome) return result(mover_, static_cast<Player>(step.outcome->winner), step.outcome->points, cube);
+      pos = step.position;
+      side = step.to_move;
+    }
+    truncated = true;
+    return value_before_roll(pos, side, cube);
+  }
+
+ private:
+  static int cap(const CubeState& c) { return c.max_cube ? std::min(c.max_cube, kLargestCube) : kLargestCube; }
+  bool may_double_now(const CubeState& c, Player side) const {
+    return may_double(c, opt_.match, side) && 2 * c.value <= cap(c);
+  }
+
+  // side's cube decision before his roll in `pos` at the player's depth. At 0 plies the 0-ply
+  // formula on the static probabilities (what cubeful_decision does at 0 plies, without building
+  // a searcher for each call).
+  CubeDecision decision(const Position& pos, Player side, const CubeState& c) const {
+    if (search_.plies > 0) return cubeful_decision(pos, rules_, side, c, opt_.match, met_, ev_, search_);
+    return decision_0ply(pos, side, c, ev_.evaluate(pos, rules_));
+  }
+  CubeDecision decision_0ply(const Position& pos, Player side, const CubeState& c, const Probabilities& p) const {
+    return cube_decision(p, c, opt_.match, side, cube_efficiency(pos, rules_), met_);
+  }
+
+  // side's best play for `dice` at the cube c: the greedy player's by the 0-ply cubeful value of
+  // each result (the opponent's cube action included), a search player's by cubeful_analyze.
+  const Play& best_play(const Position& pos, Player side, Dice dice, const CubeState& c, MoveList& list) const {
+    thread_generator().generate(pos, rules_, dice, list);
+    if (list.size() == 1) return list[0];
+    if (search_.plies > 0) {
+      const Position want = cubeful_analyze(pos, rules_, side, dice, c, opt_.match, met_, ev_, search_)
+                                .plays.front().play.result;
+      for (int k = 0; k < list.size(); ++k)
+        if (list[k].result == want) return list[k];
+      return list[0];
+    }
+    Scratch<std::vector<Position>> children_scratch;
+    Scratch<std::vector<int>> where_scratch;
+    Scratch<std::vector<Probabilities>> probs_scratch;
+    std::vector<Position>& children = *children_scratch;
+    std::vector<int>& where = *where_scratch;
+    std::vector<Probabilities>& probs = *probs_scratch;
+    children.clear();
+    where.clear();
+    int best = 0;
+    double best_value = -std::numeric_limits<double>::infinity();
+    auto consider = [&](int k, double v) {  // the first of equal values wins, as generated
+      if (v > best_value || (v == best_value && k < best)) best_value = v, best = k;
+    };
+    for (int k = 0; k < list.size(); ++k) {
+      const PlyResult step = advance(pos, list[k], rules_, side);
+      if (step.outcome) {
+        consider(k, result(side, static_cast<Player>(step.outcome->winner), step.outcome->points, c));
+      } else {
+        children.push_back(step.position);
+        where.push_back(k);
+      }
+    }
+    probs.resize(children.size());
+    if (!children.empty()) ev_.evaluate(children.data(), static_cast<int>(children.size()), rules_, probs.data());
+    const Player opp = other(side);
+    for (std::size_t j = 0; j < children.size(); ++j) {
+      const double theirs = own_value(opp, c, decision_0ply(children[j], opp, c, probs[j]));
+      consider(where[j], money() ? -theirs : 1.0 - theirs);
+    }
+    return list[best];
+  }
+
+  // side's absolute value before his roll at the cube c from his cube decision d there: the
+  // better of playing on and doubling (the taker's best answer), money points or MWC.
+  double own_value(Player side, const CubeState& c, const CubeDecision& d) const {
+    double best = d.nd, best_mwc = d.nd_mwc;
+    if (d.available && may_double_now(c, side)) {
+      double answer = std::min(d.dt, d.dp), answer_mwc = d.dt <= d.dp ? d.dt_mwc : d.dp_mwc;
+      if (money() && c.beavers && 4 * c.value <= cap(c)) answer = std::min(answer, 2.0 * d.dt);
+      if (answer > best) best = answer, best_mwc = answer_mwc;
+    }
+    return money() ? best * c.value : best_mwc;
+  }
+
+  // The original mover's absolute value of `pos` before `side`'s roll at the cube c, side's cube
+  // action included, at the player's depth.
+  double value_before_roll(const Position& pos, Player side, const CubeState& c) const {
+    const double own = own_value(side, c, decision(pos, side, c));
+    if (side == mover_) return own;
+    return money() ? -own : 1.0 - own;
+  }
+
+  const Position& start_;
+  const Rules& rules_;
+  Player mover_;
+  const Evaluator& ev_;
+  const CubefulRolloutOptions& opt_;
+  const MatchEquityTable& met_;
+  std::array<int, 2> away_;
+  bool one_away_now_;
+  SearchOptions search_;
+};
+
+// Welford's running moments of K values per trial, added in trial order.
+template <int K>
+struct Moments {
+  std::int64_t n = 0;
+  double mean[K] = {}, m2[K] = {};
+  void add(const double (&x)[K]) {
+    ++n;
+    for (int k = 0; k < K; ++k) {
+      const double d = x[k] - mean[k];
+      mean[k] += d / static_cast<double>(n);
+      m2[k] += d * (x[k] - mean[k]);
+    }
+  }
+  // Sample standard deviation / sqrt(n); 0 for a single trial.
+  double std_error(int k) const {
+    return n >= 2 ? std::sqrt(m2[k] / static_cast<double>(n - 1) / static_cast<double>(n)) : 0.0;
+  }
+};
+
+// Plays trials 0 .. trials - 1 on the rollout's threads, `trial(i, x)` filling the K values of
+// trial i, and folds them into `m` in trial order; returns the number of truncated trials.
+template <int K, class F>
+std::int64_t run_trials(const RolloutOptions& opt, Moments<K>& m, F trial) {
+  std::vector<std::array<double, K>> chunk;
+  std::vector<std::int64_t> cut;
+  std::int64_t truncated = 0;
+  for (std::int64_t done = 0; done < opt.trials; done += kChunk) {
+    const std::int64_t n = std::min(kChunk, opt.trials - done);
+    chunk.assign(static_cast<std::size_t>(n), std::array<double, K>{});
+    cut.assign(static_cast<std::size_t>(n), 0);
+    parallel_for(n, opt.threads, [&](std::int64_t j) {
+      cut[static_cast<std::size_t>(j)] = trial(done + j, chunk[static_cast<std::size_t>(j)]);
+    });
+    for (std::int64_t j = 0; j < n; ++j) {
+      double x[K];
+      for (int k = 0; k < K; ++k) x[k] = chunk[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)];
+      m.add(x);
+      truncated += cut[static_cast<std::size_t>(j)];
+    }
+  }
+  return truncated;
+}
+
+void check_options(const Position& pos, const Rules& rules, const CubefulRolloutOptions& opt) {
+  if (!rules.info().takes_cube)
+    throw std::invalid_argument(rules.info().name + " has no doubling cube, so no cubeful rollout");
+  validate_for(rules.info(), opt.cube, opt.match);
+  if (!opt.met) throw std::invalid_argument("a cubeful rollout needs a match equity table");
+  if (!opt.match.money() && opt.match.length > opt.met->length())
+    throw std::invalid_argument("the match equity table " + opt.met->name() + " covers matches up to " +
+                                std::to_string(opt.met->length()) + " points, not " +
+                                std::to_string(opt.match.length));
+  if (opt.rollout.player.kind == PlayerSpec::Kind::Random)
+    throw std::invalid_argument("a cubeful rollout needs a greedy or search player (a random one makes no cube decisions)");
+  if (opt.rollout.player.plies < 0 || opt.rollout.player.plies > 8)
+    throw std::invalid_argument("cubeful rollout player plies must be 0..8");
+  check_rollout_options(pos, rules, opt.rollout);
+}
+
+// One line of trials from the cube as given; `act_first`: the mover may double before his first roll.
+CubefulRolloutValue one_line(const CubefulTrials& trials, const CubefulRolloutOptions& opt, bool act_first) {
+  Moments<1> m;
+  CubefulRolloutValue r;
+  r.truncated = run_trials(opt.rollout, m, [&](std::int64_t i, std::array<double, 1>& x) {
+    bool cut = false;
+    x[0] = trials.play(i, opt.cube, act_first, cut);
+    return static_cast<std::int64_t>(cut);
+  });
+  r.trials = m.n;
+  r.equity = trials.normalised(m.mean[0], opt.cube);
+  r.equity_std_error = m.std_error(0) * trials.scale(opt.cube);
+  r.mwc = opt.match.money() ? kNaN : m.mean[0];
+  r.mwc_std_error = opt.match.money() ? kNaN : m.std_error(0);
+  return r;
+}
+
+}  // namespace
+
+CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,
+                                    const CubefulRolloutOptions& opt) {
+  check_options(pos, rules, opt);
+  const OrderedEvaluator ordered(ev);
+  return one_line(CubefulTrials(pos, rules, mover, ordered, opt), opt, true);
+}
+
+CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
+                                                const Evaluator& ev, const CubefulRolloutOptions& opt) {
+  check_options(pos, rules, opt);
+  const OrderedEvaluator ordered(ev);
+  const CubefulTrials trials(pos, rules, mover, ordered, opt);
+  CubefulRolloutDecision r;
+  CubeDecision& d = r.decision;
+  d.efficiency = cube_efficiency(pos, rules);
+  d.available = may_double(opt.cube, opt.match, mover) && 2 * opt.cube.value <= kLargestCube;
+  const double scale = trials.scale(opt.cube);
+  const bool money = opt.match.money();
+  if (!d.available) {  // No double only: the mover may not double before his first roll either
+    const CubefulRolloutValue v = one_line(trials, opt, false);
+    r.trials = v.trials;
+    r.truncated = v.truncated;
+    d.nd = v.equity;
+    d.nd_mwc = v.mwc;
+    r.nd_std_error = v.equity_std_error;
+    r.nd_mwc_std_error = v.mwc_std_error;
+    r.dt_std_error = r.dt_mwc_std_error = r.difference_std_error = kNaN;
+    return r;
+  }
+  CubeState doubled = opt.cube;
+  doubled.value *= 2;
+  doubled.owner = other(mover);
+  // The same trial i for both lines: the same generator and strata, so the same dice until the
+  // cube makes the two games differ.
+  Moments<3> m;
+  r.truncated = run_trials(opt.rollout, m, [&](std::int64_t i, std::array<double, 3>& x) {
+    bool cut_nd = false, cut_dt = false;
+    x[0] = trials.play(i, opt.cube, false, cut_nd);
+    x[1] = trials.play(i, doubled, false, cut_dt);
+    x[2] = x[1] - x[0];
+    return static_cast<std::int64_t>(cut_nd) + static_cast<std::int64_t>(cut_dt);
+  });
+  r.trials = m.n;
+  const double cash = trials.result(mover, mover, 1, opt.cube);
+  d.nd = trials.normalised(m.mean[0], opt.cube);
+  d.dt = trials.normalised(m.mean[1], opt.cube);
+  d.dp = trials.normalised(cash, opt.cube);
+  r.nd_std_error = m.std_error(0) * scale;
+  r.dt_std_error = m.std_error(1) * scale;
+  r.difference_std_error = m.std_error(2) * scale;
+  if (money) {
+    r.nd_mwc_std_error = r.dt_mwc_std_error = kNaN;
+  } else {
+    d.nd_mwc = m.mean[0];
+    d.dt_mwc = m.mean[1];
+    d.dp_mwc = cash;
+    r.nd_mwc_std_error = m.std_error(0);
+    r.dt_mwc_std_error = m.std_error(1);
+  }
+  const bool beavers = money && opt.cube.beavers;
+  const Probabilities p = ordered.evaluate(pos, rules);
+  d.action = cube_action(d.nd, d.dt, d.dp, beavers, p.win_double > 0);
+  d.take = take_decision(d.dt, d.dp, beavers);
+  return r;
+}
+
+}  // namespace tavli
