@@ -13,6 +13,7 @@
 #include "tavli/eval.h"
 #include "tavli/net_suite.h"
 #include "tavli/nnet.h"
+#include "tavli/race_evaluator.h"
 #include "tavli/sim.h"
 
 namespace tavli_bindings {
@@ -25,6 +26,7 @@ inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev
   if (pybind11::isinstance<tavli::NeuralEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::NeuralEvaluator>>();
   if (pybind11::isinstance<tavli::NetSuite>(ev)) return ev.cast<std::shared_ptr<tavli::NetSuite>>();
   if (pybind11::isinstance<tavli::ClassNetEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::ClassNetEvaluator>>();
+  if (pybind11::isinstance<tavli::RaceDbEvaluator>(ev)) return ev.cast<std::shared_ptr<tavli::RaceDbEvaluator>>();
   throw std::invalid_argument("evaluator: expected 'heuristic', a tavli.nn.Net or the default nets");
 }
 
