@@ -1,9 +1,7 @@
 """The one-sided race database (cpp/include/tavli/race_db.h) and the evaluator over it
 (tavli.nn.race_db.RaceDb).
 
-The reference here is worked out from RULES.md §1.4-1.5 alone: a side moves alone (a race: no
-opposing checker in the way), a die moves a checker that many points, and a checker bears off only
-once every checker is home, by the exact die or - the farthest one - a larger die. Each roll is
+The reference here is worked out from RULES.md §1.4-1.5 alone (race_reference.py). Each roll is
 played to minimise the expected number of rolls to bear everything off (for the first-off
 distribution: to minimise the expected rolls until the first checker is off). Small tables (few
 checkers, up to 10 points) keep these tests fast; the full 15-checker tables are built in the
@@ -20,43 +18,11 @@ import numpy as np
 import pytest
 
 import tavli
-from helpers import make_board
+from race_reference import ROLLS, board_of, plays
 from tavli.nn.race_db import RaceDb, database
 
-ROLLS = [((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1)]
 K = 64  # the database's read-out horizon (RaceDatabase::kMaxRolls)
 POINTS = 10
-
-
-def steps(state: tuple[int, ...], d: int) -> set[tuple[int, ...]]:
-    """One die: state[k] = checkers k + 1 pips from off."""
-    out = set()
-    occupied = [k + 1 for k in range(len(state)) if state[k]]
-    home = max(occupied) <= 6
-    for k in range(len(state)):
-        if not state[k]:
-            continue
-        p = k + 1
-        s = list(state)
-        s[k] -= 1
-        if p > d:
-            s[k - d] += 1
-        elif not (home and (p == d or p == max(occupied))):
-            continue
-        out.add(tuple(s))
-    return out
-
-
-def plays(state: tuple[int, ...], dice: tuple[int, int]) -> set[tuple[int, ...]]:
-    a, b = dice
-    orders = [[a] * 4] if a == b else [[a, b], [b, a]]
-    results = set()
-    for seq in orders:
-        frontier = {state}
-        for d in seq:
-            frontier = {t for s in frontier for t in (steps(s, d) if any(s) else {s})}
-        results |= frontier
-    return results
 
 
 @lru_cache(maxsize=None)
@@ -118,12 +84,6 @@ def states(points: int, checkers: int):
             for k in combo:
                 s[k] += 1
             yield tuple(s)
-
-
-def board_of(mine, theirs, variant="backgammon") -> tavli.Board:
-    # k + 1 pips from off is route index 23 - k, for either side in its own frame.
-    return make_board(variant, {23 - k: c for k, c in enumerate(mine) if c},
-                      {23 - k: c for k, c in enumerate(theirs) if c})
 
 
 def rows_of(pairs) -> np.ndarray:
