@@ -360,21 +360,7 @@ Probabilities race_db_probabilities(const RaceDatabase& db, const Position& pos)
   db.rolls_to_finish(oi, op);
   db.rolls_to_first(mi, me_first);
   db.rolls_to_first(oi, op_first);
-  // Tails: P(N >= n).
-  float op_tail[K + 1], opf_tail[K + 1], mef_tail[K + 1];
-  op_tail[K] = opf_tail[K] = mef_tail[K] = 0.0f;
-  for (int n = K - 1; n >= 0; --n) {
-    op_tail[n] = op_tail[n + 1] + op[n];
-    opf_tail[n] = opf_tail[n + 1] + op_first[n];
-    mef_tail[n] = mef_tail[n + 1] + me_first[n];
-  }
-  Probabilities p;
-  for (int n = 1; n < K; ++n) {
-    p.win += me[n] * op_tail[n];  // I finish in my n-th roll, he has not in his first n - 1
-    if (pos.opp().off == 0) p.win_double += me[n] * opf_tail[n];
-    // He finishes in his n-th roll (after my n-th): my first checker is not off in n rolls.
-    if (pos.own().off == 0) p.lose_double += op[n] * mef_tail[std::min(n + 1, K)];
-  }
+  Probabilities p = race_from_rolls(me, op, me_first, op_first, K, pos.opp().off == 0, pos.own().off == 0);
   p.win = std::min(1.0f, std::max(0.0f, p.win));
   p.win_double = std::min(p.win, p.win_double);
   p.lose_double = std::min(1.0f - p.win, p.lose_double);
