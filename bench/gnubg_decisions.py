@@ -6,8 +6,10 @@ best play by gnubg 2-ply's judgement, in millipoints (mp; 1 mp = 0.001 points), 
     python bench/gnubg_decisions.py --classes race --decisions 300 \\
         --player shipped --player race=nets-work/race.tnet
 
-Players: "shipped" (today's shipped backgammon net at 0-ply), "gnubg" (gnubg-nn 0-ply), or a
-ClassNets spec "contact=PATH,race=PATH,crashed=PATH" (contact defaults to the shipped net).
+Players: "shipped" (today's shipped backgammon net at 0-ply), "gnubg" (gnubg-nn 0-ply), "racedb" or
+"racedb:N" (the shipped net with races within N points, default 8, from the one-sided race database:
+tavli.nn.race_db), or a ClassNets spec "contact=PATH,race=PATH,crashed=PATH" (contact defaults to the
+shipped net). --within N keeps only the decisions where both sides lie within their N lowest points.
 Decisions: positions met in --games self-play games of the shipped net (tavli.simulate seeded by
 --seed), with their rolls, where the roll has two or more distinct plays; sampled with a seeded
 generator. The interval is 1.96 standard errors over the decisions.
@@ -41,10 +43,21 @@ def gnubg_equity(gnubg: Any, probs) -> float:
 def player(spec: str) -> Any:
     if spec in ("shipped", "gnubg"):
         return spec
+    if spec.split(":")[0] == "racedb":
+        from tavli.nn.race_db import DEFAULT_POINTS, RaceDb
+
+        return RaceDb(points=int(spec.split(":")[1]) if ":" in spec else DEFAULT_POINTS)
     parts = dict(p.split("=", 1) for p in spec.split(","))
     contact = Net.load(parts["contact"]) if "contact" in parts else tavli.nn.shipped("backgammon")
     return ClassNets(contact, Net.load(parts["race"]) if "race" in parts else None,
                      Net.load(parts["crashed"]) if "crashed" in parts else None)
+
+
+def within(row, points: int) -> bool:
+    """Both sides' checkers on their `points` lowest points (the row seen by the side to move:
+    its points 1..24 at 23..0, the other side's at 24..47, bars at 48, 49)."""
+    r = [int(x) for x in row]
+    return (not r[48] and not r[49] and not any(r[0:24 - points]) and not any(r[24:48 - points]))
 
 
 def result_value(after: tavli.Board) -> float | None:
@@ -81,6 +94,7 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=2, help="gnubg's judging depth")
     ap.add_argument("--player", action="append", default=[])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--within", type=int, default=0, help="only decisions with both sides within N points")
     args = ap.parse_args()
     import gnubg_nn as gnubg
 
@@ -101,6 +115,8 @@ def main() -> None:
         for i in idx:
             if len(losses[players[0]]) >= args.decisions:
                 break
+            if args.within and not within(rows[i], args.within):
+                continue
             board = tavli.Board.from_array(rows[i], "backgammon")
             d = (int(dice[i][0]), int(dice[i][1]))
             results = [board.play(p) for p in board.legal_plays(d)]

@@ -5,6 +5,7 @@ search against 0-ply, and backgammon's net against GNU Backgammon's evaluator.
     python bench/strength.py gnubg     [--games 2000]
     python bench/strength.py heuristic [--games 1000] [--deep-games 300]
     python bench/strength.py classes   [--games 2000] --race R.tnet [--contact C.tnet] [--crashed X.tnet]
+    python bench/strength.py racedb    [--games 2000] [--points 8]
 
 Every pairing is played in mirrored pairs: games 2k and 2k + 1 replay the same dice with the sides
 swapped (tavli.simulate seeds game i by (seed, i); neither greedy nor search players draw random
@@ -22,6 +23,8 @@ all points scored (cubeless: singles, doubles, triples as each game scores them)
 - classes: backgammon, class nets (tavli.classnets: --contact, --race, --crashed weight files, the
   contact net the shipped one by default) at 0-ply against the shipped net; `gnubg` takes the same
   options to play them against GNU Backgammon instead of the shipped net.
+- racedb: backgammon, the shipped net with races within --points points valued from the one-sided
+  race database (tavli.nn.race_db.RaceDb) at 0-ply against the shipped net alone.
 """
 
 from __future__ import annotations
@@ -179,6 +182,17 @@ def run_classes(args: argparse.Namespace) -> None:
     print(line("backgammon", "class nets v shipped", r, time.perf_counter() - t0), flush=True)
 
 
+def run_racedb(args: argparse.Namespace) -> None:
+    """Backgammon: RaceDb(points=--points) over the shipped net at 0-ply against the shipped net."""
+    from tavli.nn.race_db import RaceDb
+
+    ev = RaceDb(points=args.points, threads=args.threads)
+    print(HEADER)
+    t0 = time.perf_counter()
+    r = mirrored("backgammon", ev, tavli.nn.shipped("backgammon"), args.games, args.seed, args.threads)
+    print(line("backgammon", f"racedb:{args.points} v shipped", r, time.perf_counter() - t0), flush=True)
+
+
 def run_gnubg(args: argparse.Namespace) -> None:
     import gnubg_nn as gnubg
 
@@ -206,7 +220,7 @@ def run_gnubg(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("suite", choices=("nets", "gnubg", "heuristic", "classes"))
+    ap.add_argument("suite", choices=("nets", "gnubg", "heuristic", "classes", "racedb"))
     ap.add_argument("--games", type=int, default=2000, help="games per pairing at 0-ply (even: mirrored pairs)")
     ap.add_argument("--deep-games", type=int, default=200, help="games per pairing with a search player")
     ap.add_argument("--threads", type=int, default=2)
@@ -216,8 +230,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--contact", help="gnubg, classes: class nets (tavli.classnets) with this contact net")
     ap.add_argument("--race", help="gnubg, classes: ... and this race net")
     ap.add_argument("--crashed", help="gnubg, classes: ... and this crashed net")
+    ap.add_argument("--points", type=int, default=8, help="racedb: the race database's points")
     args = ap.parse_args(argv)
-    {"nets": run_nets, "gnubg": run_gnubg, "heuristic": run_heuristic, "classes": run_classes}[args.suite](args)
+    {"nets": run_nets, "gnubg": run_gnubg, "heuristic": run_heuristic, "classes": run_classes,
+     "racedb": run_racedb}[args.suite](args)
 
 
 if __name__ == "__main__":

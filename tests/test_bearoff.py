@@ -16,42 +16,9 @@ from functools import lru_cache
 import pytest
 
 import tavli
-from helpers import make_board
+from race_reference import ROLLS, board_of, plays
 
-ROLLS = [((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1)]
 MAX_ROLLS = 32  # the table's horizon (bearoff.h); four checkers need at most 4 rolls
-
-
-def steps(state: tuple[int, ...], d: int) -> set[tuple[int, ...]]:
-    """One die for a side whose checkers are all home: state[k] = checkers k + 1 pips from off.
-    A checker moves d pips, bears off exactly, or - only the farthest one - bears off with a larger
-    die (RULES.md §1.5). Every die can be played while a checker is left."""
-    out = set()
-    farthest = max((k + 1 for k in range(6) if state[k]), default=0)
-    for k in range(6):
-        if not state[k]:
-            continue
-        p = k + 1
-        if p > d or p == d or p == farthest:
-            s = list(state)
-            s[k] -= 1
-            if p > d:
-                s[k - d] += 1
-            out.add(tuple(s))
-    return out
-
-
-def plays(state: tuple[int, ...], dice: tuple[int, int]) -> set[tuple[int, ...]]:
-    """Resulting states of a roll: every die is played (in either order) until nothing is left."""
-    a, b = dice
-    orders = [[a] * 4] if a == b else [[a, b], [b, a]]
-    results = set()
-    for seq in orders:
-        frontier = {state}
-        for d in seq:
-            frontier = {t for s in frontier for t in (steps(s, d) if any(s) else {s})}
-        results |= frontier
-    return results
 
 
 @lru_cache(maxsize=None)
@@ -87,12 +54,6 @@ def home_states(max_checkers: int):
             for k in combo:
                 s[k] += 1
             yield tuple(s)
-
-
-def board_of(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tavli.Board:
-    # k + 1 pips from off is route index 23 - k, for either side in its own frame.
-    return make_board("backgammon", {23 - k: c for k, c in enumerate(mine) if c},
-                      {23 - k: c for k, c in enumerate(theirs) if c})
 
 
 def test_reference_sanity():

@@ -56,7 +56,8 @@ inline std::vector<tavli::MoveFilter> move_filters(const FilterList& filters) {
 tavli::Dice dice_from_py(pybind11::handle dice);
 
 // An evaluator from Python: None (the heuristic: a null pointer), a tavli._core.NeuralEvaluator
-// (one net), a tavli._core.ClassNetEvaluator (a net per position class) or a tavli._core.NetSuite
+// (one net), a tavli._core.ClassNetEvaluator (a net per position class), a tavli._core.RaceDbEvaluator
+// (exact races over another evaluator) or a tavli._core.NetSuite
 // (tavli.nn.default_evaluator()). Each is bound as a subclass of tavli._core.Evaluator (the C++
 // interface, eval.h), so any of them converts without asking which it is.
 inline std::shared_ptr<const tavli::Evaluator> evaluator_ptr(pybind11::handle ev) {

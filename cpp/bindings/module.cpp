@@ -24,6 +24,7 @@ void bind_simulation(py::module_& m);                  // sim_bindings.cpp
 void bind_evaluator(py::module_& m);                   // evaluator_bindings.cpp
 void bind_nnet(py::module_& m);                        // nnet_bindings.cpp
 void bind_class_nets(py::module_& m);                  // class_net_bindings.cpp
+void bind_race_db(py::module_& m);                     // race_db_bindings.cpp
 void bind_rollout(py::module_& m);                     // rollout_bindings.cpp
 void bind_cube(py::module_& m);                        // cube_bindings.cpp
 
@@ -58,6 +59,7 @@ PYBIND11_MODULE(_core, m) {
   bind_evaluator(m);
   bind_nnet(m);
   bind_class_nets(m);
+  bind_race_db(m);
   bind_rollout(m);
   bind_cube(m);
 }

@@ -3,6 +3,7 @@
 // bench/strength.py); they are a baseline that learned evaluators (a later issue) replace.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -329,13 +330,16 @@ bool is_race(const Position& pos, const Rules& rules) {
 Probabilities bearoff_race(const Position& pos) {
   const BearoffTable& t = BearoffTable::get();
   const int mi = BearoffTable::index(pos.own()), oi = BearoffTable::index(pos.opp());
-  const float* me = t.rolls_to_finish(mi);
-  const float* op = t.rolls_to_finish(oi);
-  const float* me_first = t.rolls_to_first(mi);
-  const float* op_first = t.rolls_to_first(oi);
-  const int K = BearoffTable::kMaxRolls;
+  return race_from_rolls(t.rolls_to_finish(mi), t.rolls_to_finish(oi), t.rolls_to_first(mi), t.rolls_to_first(oi),
+                         BearoffTable::kMaxRolls, pos.opp().off == 0, pos.own().off == 0);
+}
+
+Probabilities race_from_rolls(const float* me, const float* op, const float* me_first, const float* op_first, int K,
+                              bool gammon_to_win, bool gammon_to_lose) {
+  constexpr int kMax = 64;
+  if (K < 1 || K > kMax) throw std::invalid_argument("race_from_rolls: 1..64 roll counts");
   // Tails: P(N >= n).
-  float op_tail[BearoffTable::kMaxRolls + 1], opf_tail[BearoffTable::kMaxRolls + 1], mef_tail[BearoffTable::kMaxRolls + 1];
+  float op_tail[kMax + 1], opf_tail[kMax + 1], mef_tail[kMax + 1];
   op_tail[K] = opf_tail[K] = mef_tail[K] = 0.0f;
   for (int n = K - 1; n >= 0; --n) {
     op_tail[n] = op_tail[n + 1] + op[n];
@@ -345,8 +349,8 @@ Probabilities bearoff_race(const Position& pos) {
   Probabilities p;
   for (int n = 1; n < K; ++n) {
     p.win += me[n] * op_tail[n];
-    if (pos.opp().off == 0) p.win_double += me[n] * opf_tail[n];
-    if (pos.own().off == 0 && n < K) p.lose_double += op[n] * mef_tail[std::min(n + 1, K)];
+    if (gammon_to_win) p.win_double += me[n] * opf_tail[n];
+    if (gammon_to_lose && n < K) p.lose_double += op[n] * mef_tail[std::min(n + 1, K)];
   }
   p.win = std::min(1.0f, p.win);
   return p;

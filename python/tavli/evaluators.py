@@ -31,10 +31,11 @@ def evaluator_arg(evaluator: Any) -> CoreEvaluator:
     if isinstance(evaluator, str) and evaluator == "heuristic":
         return None
     from .nn.classnets import ClassNets
+    from .nn.race_db import RaceDb
 
-    if isinstance(evaluator, (Net, ClassNets)):
+    if isinstance(evaluator, (Net, ClassNets, RaceDb)):
         return evaluator._evaluator()
-    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic', a tavli.nn.Net or ClassNets, "
+    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic', a tavli.nn.Net, ClassNets or RaceDb, "
                      f"got {evaluator!r}")
 
 

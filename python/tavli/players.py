@@ -60,8 +60,9 @@ def core_player(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Core
     (N-ply on the heuristic); a tavli.nn.Net (0-ply with that net); or a dict {"search": N,
     "filters": [...], "evaluator": None | "nets" | "heuristic" | Net}."""
     from .nn.classnets import ClassNets
+    from .nn.race_db import RaceDb
 
-    if isinstance(spec, (Net, ClassNets)):
+    if isinstance(spec, (Net, ClassNets, RaceDb)):
         return ("greedy", 0, [], evaluator_arg(spec))
     if isinstance(spec, dict):
         unknown = set(spec) - {"search", "filters", "evaluator", *_MATCH_KEYS}

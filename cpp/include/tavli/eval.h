@@ -80,5 +80,11 @@ bool is_bearoff_race(const Position& pos, const Rules& rules);
 // The exact win and double chances of such a race (triples, draw and margin zero; the game's
 // scoring, e.g. no doubles in single-point games, is the caller's to apply).
 Probabilities bearoff_race(const Position& pos);
+// The same from two sides' independent roll distributions (P(exactly n rolls), n = 0..K-1, K <=
+// 64) to bear off everything (me, op) and the first checker (me_first, op_first), `me` rolling
+// first: a win when I need no more rolls than he does; a double won when gammon_to_win (he has
+// none off) and he needs more than that for his first checker; a double lost the other way round.
+Probabilities race_from_rolls(const float* me, const float* op, const float* me_first, const float* op_first, int K,
+                              bool gammon_to_win, bool gammon_to_lose);
 
 }  // namespace tavli
