@@ -46,16 +46,29 @@ def database(points: int = DEFAULT_POINTS, cache: "str | os.PathLike[str] | None
     return _core._race_database(points, checkers, where, threads or os.cpu_count() or 1, float(time_limit))
 
 
+def _base_evaluator(base: Any) -> Any:
+    """The core evaluator under the database. Read here rather than by tavli.evaluators.evaluator_arg,
+    which sits a layer above tavli.nn (and accepts this class): the same forms, the nn layer's own."""
+    if base is None or (isinstance(base, str) and base == "nets"):
+        from . import default_evaluator
+
+        return default_evaluator()
+    if isinstance(base, str) and base == "heuristic":
+        return None
+    if callable(getattr(base, "_evaluator", None)):  # a Net, ClassNets or another RaceDb
+        return base._evaluator()
+    raise ValueError(f"base: expected None or 'nets' (the shipped nets), 'heuristic', a tavli.nn.Net, ClassNets "
+                     f"or RaceDb, got {base!r}")
+
+
 class RaceDb:
     """An evaluator: races within `points` from the race database, the rest from `base` (None or
     "nets": the shipped nets; "heuristic"; a tavli.nn.Net or ClassNets)."""
 
     def __init__(self, base: Any = None, points: int = DEFAULT_POINTS,
                  cache: "str | os.PathLike[str] | None" = None, threads: int | None = None, checkers: int = 15) -> None:
-        from ..evaluators import evaluator_arg
-
         self.base, self.points, self.checkers = base, points, checkers
-        self._core = _core.RaceDbEvaluator(evaluator_arg(base), database(points, cache, threads, checkers=checkers))
+        self._core = _core.RaceDbEvaluator(_base_evaluator(base), database(points, cache, threads, checkers=checkers))
 
     def _evaluator(self) -> Any:
         return self._core
