@@ -50,3 +50,17 @@ def test_python_bounds_are_the_core_bounds():
         tavli.Board("backgammon").evaluate(threads=_core.MAX_THREADS + 1)
     with pytest.raises(ValueError, match=r"plies must be an integer 0\.\.32"):
         tavli.Board("backgammon").evaluate(plies=_core.MAX_SEARCH_PLIES + 1)
+
+
+def test_player_and_cubeful_bounds_are_the_core_bounds():
+    # The player grammar and the cubeful search read their bounds from the core (sim.h, cubeful_search.h);
+    # 4 cube plies is the bound tests/test_match_players.py relies on ('greedy+cube:5' is refused).
+    from tavli import cube_search, players
+
+    assert (_core.MAX_PLAYER_PLIES, _core.MAX_CUBE_PLAYER_PLIES, _core.MAX_CUBEFUL_PLIES) == (8, 4, 8)
+    assert (players.MAX_PLIES, players.MAX_CUBE_PLIES, cube_search.MAX_PLIES) == (8, 4, 8)
+    assert players.player_arg("search:8")[:2] == ("search", 8)
+    with pytest.raises(ValueError, match=r"N = 0\.\.8"):
+        players.player_arg("search:9")
+    with pytest.raises(ValueError, match=r"plies must be an integer 0\.\.8"):
+        cube_search.decide(tavli.Board("backgammon"), plies=9)

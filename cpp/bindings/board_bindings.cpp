@@ -126,7 +126,7 @@ py::class_<Game> bind_board(py::module_& m) {
       })
       .def_property_readonly("variant", [](const Game& g) { return g.rules().info().name; })
       .def_property_readonly("_movement", [](const Game& g) {
-        return g.rules().movement == Movement::Parallel ? "parallel" : "contrary";
+        return movement_name(g.rules().movement);
       })
       .def_property_readonly("_options", [](const Game& g) { return g.rules().non_default_options(); })
       .def_property_readonly("_all_options", [](const Game& g) { return g.rules().all_options(); })

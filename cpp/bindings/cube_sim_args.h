@@ -65,7 +65,7 @@ inline std::unique_ptr<MatchPlayArg> match_play_arg(pybind11::handle play, tavli
   for (int k = 0; k < 2; ++k) {
     specs[k].score_aware = t[static_cast<std::size_t>(2 * k)].cast<bool>();
     specs[k].cube_plies = t[static_cast<std::size_t>(2 * k + 1)].cast<int>();
-    if (specs[k].cube_plies < 0 || specs[k].cube_plies > 8) throw std::invalid_argument("cube_plies must be 0..8");
+    tavli::check_player(specs[k]);
   }
   auto a = std::make_unique<MatchPlayArg>();
   if (!t[4].is_none()) {

@@ -6,6 +6,7 @@
 
 #include "stoppable.h"
 #include "tavli/batch.h"
+#include "tavli/cubeful_search.h"
 #include "tavli/game.h"
 #include "tavli/movegen.h"
 #include "tavli/rollout.h"
@@ -44,6 +45,8 @@ PYBIND11_MODULE(_core, m) {
   m.attr("MAX_SEARCH_PLIES") = tavli::kMaxSearchPlies;
   m.attr("MAX_BATCH_PLIES") = tavli::kMaxBatchPlies;
   m.attr("MAX_PLAYER_PLIES") = tavli::kMaxPlayerPlies;
+  m.attr("MAX_CUBE_PLAYER_PLIES") = tavli::kMaxCubePlayerPlies;
+  m.attr("MAX_CUBEFUL_PLIES") = tavli::kMaxCubefulPlies;
   m.attr("MAX_GAMES") = tavli::kMaxGames;
   m.attr("MAX_MATCHES") = tavli::kMaxMatches;
   m.attr("MAX_MATCH_TARGET") = tavli::kMaxMatchTarget;

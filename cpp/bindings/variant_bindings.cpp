@@ -6,12 +6,18 @@
 #include <vector>
 
 #include "tavli/match.h"
+#include "tavli/movegen.h"
 #include "tavli/variant.h"
 
 namespace py = pybind11;
 using namespace tavli;
 
 void bind_variants(py::module_& m) {
+  m.def("facing_point", [](const std::string& movement, std::int64_t r) {
+    return checked_facing_point(movement_from_name(movement), r);
+  }, py::arg("movement"), py::arg("r"),
+        "The other side's route index of the point that is route index r (0..23) for one side, in a game of "
+        "that movement ('contrary' or 'parallel'): movegen.h's facing_point.");
   m.def("variants", [] {
     std::vector<std::string> names;
     for (const auto& v : variant_table()) names.push_back(v.name);
@@ -46,7 +52,7 @@ void bind_variants(py::module_& m) {
     d["next_starter"] = next_starter_name(v.facts.next_starter);
     d["match_target"] = v.facts.match_target;
     d["takes_cube"] = v.takes_cube;
-    d["movement"] = v.movement == Movement::Parallel ? "parallel" : "contrary";
+    d["movement"] = movement_name(v.movement);
     return d;
   }, py::arg("variant"),
         "A game's facts from the variant table (cpp/include/tavli/variant.h): its net family and default "

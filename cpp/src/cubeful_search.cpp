@@ -268,8 +268,10 @@ void check_arguments(const Rules& rules, const CubeState& cube, const MatchState
   if (!match.money() && match.length > met.length())
     throw std::invalid_argument("the match equity table " + met.name() + " covers matches up to " +
                                 std::to_string(met.length()) + " points, not " + std::to_string(match.length));
-  if (opt.plies < 0 || opt.plies > 8) throw std::invalid_argument("cubeful search plies must be 0..8");
-  if (opt.threads < 1 || opt.threads > 1024) throw std::invalid_argument("cubeful search threads must be 1..1024");
+  if (opt.plies < 0 || opt.plies > kMaxCubefulPlies)
+    throw std::invalid_argument("cubeful search plies must be 0.." + std::to_string(kMaxCubefulPlies));
+  if (opt.threads < 1 || opt.threads > kMaxThreads)
+    throw std::invalid_argument("cubeful search threads must be 1.." + std::to_string(kMaxThreads));
   for (const MoveFilter& f : opt.filters)
     if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0))
       throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");

@@ -7,6 +7,11 @@
 
 namespace tavli {
 
+int checked_facing_point(Movement m, std::int64_t r) {
+  if (r < 0 || r > 23) throw std::invalid_argument("route index " + std::to_string(r) + " is not a point 0..23");
+  return facing_point(m, static_cast<int>(r));
+}
+
 namespace {
 
 // The opponent's occupancy seen in the mover's frame.

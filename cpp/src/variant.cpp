@@ -151,6 +151,14 @@ const VariantInfo& variant_info(Variant v) {
   throw std::logic_error("variant without an entry in the variant table");
 }
 
+const char* movement_name(Movement m) { return m == Movement::Parallel ? "parallel" : "contrary"; }
+
+Movement movement_from_name(const std::string& name) {
+  if (name == "contrary") return Movement::Contrary;
+  if (name == "parallel") return Movement::Parallel;
+  throw std::invalid_argument("unknown movement '" + name + "' (known: contrary, parallel)");
+}
+
 Variant variant_from_name(const std::string& name) {
   const std::string key = lower(name);
   for (const auto& info : variant_table()) {

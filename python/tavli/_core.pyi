@@ -16,6 +16,10 @@ MAX_THREADS: int
 MAX_SEARCH_PLIES: int
 MAX_BATCH_PLIES: int
 MAX_PLAYER_PLIES: int
+MAX_CUBE_PLAYER_PLIES: int
+MAX_CUBEFUL_PLIES: int
+
+def facing_point(movement: str, r: int) -> int: ...
 MAX_GAMES: int
 MAX_MATCHES: int
 MAX_MATCH_TARGET: int

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide", "evaluate"]
 
-MAX_PLIES = 8
+MAX_PLIES = _core.MAX_CUBEFUL_PLIES  # the core's bound (cpp/include/tavli/cubeful_search.h)
 
 
 @dataclass(frozen=True)

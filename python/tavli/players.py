@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _core
 from .evaluators import CoreEvaluator, evaluator_arg, filters_arg
 from .nn import Net
 
 
-MAX_CUBE_PLIES = 4
+# The bounds are the core's (cpp/include/tavli/sim.h: check_player).
+MAX_PLIES = _core.MAX_PLAYER_PLIES
+MAX_CUBE_PLIES = _core.MAX_CUBE_PLAYER_PLIES
 _MATCH_KEYS = ("score_aware", "cube_plies")
 
 
@@ -18,7 +21,7 @@ def player_options(spec: Any) -> tuple[Any, bool, int]:
     """(spec without its match-play options, score_aware, cube_plies). The options, for
     tavli.simulate_matches and tavli.simulate with the cube (tavli.match_players): a string spec
     may end in '+score' (rank the plays by match winning chance at the score) and '+cube:N' (cube
-    decisions by the cubeful search N plies deep, N = 0..4), e.g. 'search:1+score+cube:1'; a dict
+    decisions by the cubeful search N plies deep, N = 0..MAX_CUBE_PLIES), e.g. 'search:1+score+cube:1'; a dict
     spec takes the keys "score_aware" (bool) and "cube_plies" (int)."""
     if isinstance(spec, dict):
         sa, cp = spec.get("score_aware", False), spec.get("cube_plies", 0)
@@ -70,8 +73,8 @@ def core_player(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Core
             raise ValueError(f"player {spec!r}: unknown keys {sorted(unknown)} (known: search, filters, evaluator, "
                              f"score_aware, cube_plies)")
         plies = spec.get("search")
-        if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 4:
-            raise ValueError(f"player {spec!r}: 'search' must be plies 0..4")
+        if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
+            raise ValueError(f"player {spec!r}: 'search' must be plies 0..{MAX_PLIES}")
         ev = evaluator_arg(spec.get("evaluator"))
         if plies == 0 and not spec.get("filters"):
             return ("greedy", 0, [], ev)
@@ -94,7 +97,7 @@ def core_player(spec: Any) -> tuple[str, int, list[tuple[int, int, float]], Core
             break
     else:
         n = int(s[:-3].rstrip("-")) if s.endswith("ply") and s[:-3].rstrip("-").isdigit() else -1
-    if not 0 <= n <= 4:
+    if not 0 <= n <= MAX_PLIES:
         raise ValueError(f"unknown player {spec!r}: use 'random', 'greedy', 'heuristic', 'search:N', 'Nply' or "
-                         f"'heuristic:N' (N = 0..4), a tavli.nn.Net or a dict")
+                         f"'heuristic:N' (N = 0..{MAX_PLIES}), a tavli.nn.Net or a dict")
     return ("greedy", 0, [], evaluator_arg(evaluator)) if n == 0 else ("search", n, [], evaluator_arg(evaluator))

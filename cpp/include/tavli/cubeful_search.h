@@ -55,6 +55,10 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
                                 const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
                                 const Evaluator& ev, const SearchOptions& opt);
 
+// The deepest cubeful search (opt.plies), checked by cubeful_analyze and cubeful_decision;
+// tavli._core.MAX_CUBEFUL_PLIES.
+constexpr int kMaxCubefulPlies = 8;
+
 // The cube decision for `mover` before his roll, `opt.plies` deep (0: cube_decision's 0-ply one).
 // `nodes`, when given, receives the number of static evaluations.
 CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mover, const CubeState& cube,

@@ -67,6 +67,8 @@ constexpr int facing_point(int r) {
 constexpr int facing_point(Movement m, int r) {
   return m == Movement::Parallel ? facing_point<Movement::Parallel>(r) : facing_point<Movement::Contrary>(r);
 }
+// facing_point for untrusted input: throws std::invalid_argument unless r is a point 0..23.
+int checked_facing_point(Movement m, std::int64_t r);
 // The same map on a 24-bit mask of points (bit r = point r): one side's occupancy in the other's frame.
 constexpr std::uint32_t facing_points(Movement m, std::uint32_t mask) {
   return m == Movement::Parallel ? rotate12(mask) : reverse24(mask);

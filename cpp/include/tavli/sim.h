@@ -22,6 +22,9 @@ namespace tavli {
 struct CubeSimOptions;
 
 constexpr int kMaxPlayerPlies = 8;  // a search player's deepest analysis
+// A cube-handling player's deepest cube decision (PlayerSpec::cube_plies): each decision is a
+// cubeful search over the 21 rolls, so deeper ones are impractical inside simulations.
+constexpr int kMaxCubePlayerPlies = 4;
 
 struct PlayerSpec {
   enum class Kind : std::uint8_t { Random, Greedy, Search };
@@ -101,10 +104,13 @@ int choose_play(const PlayerSpec& p, const Evaluator& ev, const Position& pos, c
 GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
                       Trajectory* trajectory);
 
-// Throws std::invalid_argument unless the player's depth is 0..kMaxPlayerPlies.
+// Throws std::invalid_argument unless the player's depth is 0..kMaxPlayerPlies and its cube
+// depth 0..kMaxCubePlayerPlies.
 inline void check_player(const PlayerSpec& p) {
   if (p.plies < 0 || p.plies > kMaxPlayerPlies)
     throw std::invalid_argument("player plies must be 0.." + std::to_string(kMaxPlayerPlies));
+  if (p.cube_plies < 0 || p.cube_plies > kMaxCubePlayerPlies)
+    throw std::invalid_argument("cube_plies must be 0.." + std::to_string(kMaxCubePlayerPlies));
 }
 
 // The bounds of simulate's and simulate_matches' arguments (std::invalid_argument naming the one

@@ -114,6 +114,10 @@ const std::vector<VariantInfo>& variant_table();
 const VariantInfo& variant_info(Variant v);
 // Finds a variant by name or alias (case-insensitive); throws std::invalid_argument.
 Variant variant_from_name(const std::string& name);
+// "contrary" / "parallel", the names the movement option and the Python API use.
+const char* movement_name(Movement m);
+// The movement of that name; throws std::invalid_argument naming the known ones.
+Movement movement_from_name(const std::string& name);
 
 // The resolved rules of one game.
 struct Rules {
