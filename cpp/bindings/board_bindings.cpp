@@ -217,14 +217,10 @@ py::class_<Game> bind_board(py::module_& m) {
       .def("id", [](const Game& g) { return position_id(g.rules(), g.position(), g.turn()); },
            "Compact position ID naming the variant and its non-default options.")
       .def("gnubg_id", [](const Game& g) {
-        if (g.rules().movement != Movement::Contrary || g.rules().contact != Contact::Hit)
-          throw std::invalid_argument("GNU Backgammon Position IDs describe backgammon-movement games only");
-        return gnubg_position_id(g.position());
+        return gnubg_position_id(g.position(), g.rules());
       }, "GNU Backgammon Position ID (14 characters; the side to move is the player on roll).")
       .def("xgid", [](const Game& g) {
-        if (g.rules().movement != Movement::Contrary || g.rules().contact != Contact::Hit)
-          throw std::invalid_argument("XGIDs describe backgammon-movement games only");
-        return xgid(g.position(), g.turn());
+        return xgid(g.position(), g.rules(), g.turn());
       }, "XGID of the position (White is XG's bottom player; cube centred, no dice, money game).")
       .def_static("_from_gnubg_id", [](const std::string& id, const std::string& variant, const OptionList& options,
                                        int turn) {

@@ -222,9 +222,7 @@ void bind_cube(py::module_& m) {
   });
   m.def("_xgid", [](const Game& g, const CubeState& cube, const MatchState& match) {
     validate_for(g.rules().info(), cube, match);
-    if (g.rules().movement != Movement::Contrary || g.rules().contact != Contact::Hit)
-      throw std::invalid_argument("XGIDs describe backgammon-movement games only");
-    return xgid(g.position(), g.turn(), cube, match);
+    return xgid(g.position(), g.rules(), g.turn(), cube, match);
   });
   m.def("_parse_xgid", [](const std::string& text, const std::string& variant, const OptionList& options) {
     const Rules rules = make_rules(variant_from_name(variant), options);

@@ -39,7 +39,8 @@ std::vector<std::uint8_t> decode_gnubg_id(const std::string& id, std::size_t cha
 
 }  // namespace
 
-std::string gnubg_position_id(const Position& pos) {
+std::string gnubg_position_id(const Position& pos, const Rules& rules) {
+  require_backgammon_movement(rules, "a GNU Backgammon Position ID");
   std::array<std::uint8_t, 10> key{};
   int bit_index = 0;
   auto put = [&](bool one) {
@@ -167,7 +168,9 @@ GnubgMatchId parse_gnubg_match_id(const std::string& id) {
   return m;
 }
 
-std::string xgid(const Position& pos, Player to_move, const CubeState& cube, const MatchState& match) {
+std::string xgid(const Position& pos, const Rules& rules, Player to_move, const CubeState& cube,
+                 const MatchState& match) {
+  require_backgammon_movement(rules, "an XGID");
   // Bottom = White. Work out each side's checkers in the bottom player's numbering.
   const SideState& white = to_move == kWhite ? pos.own() : pos.opp();
   const SideState& black = to_move == kWhite ? pos.opp() : pos.own();

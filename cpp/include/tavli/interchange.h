@@ -44,7 +44,9 @@
 
 namespace tavli {
 
-std::string gnubg_position_id(const Position& pos);
+// The ID of a position of `rules`' game; throws InvalidPosition unless the game has backgammon's
+// movement and hitting (the formats know no other).
+std::string gnubg_position_id(const Position& pos, const Rules& rules);
 // The mover is the player on roll; throws InvalidPosition for a malformed or impossible ID.
 Position position_from_gnubg_id(const std::string& id, const Rules& rules);
 
@@ -63,7 +65,9 @@ std::string gnubg_match_id(const GnubgMatchId& m);
 // an impossible cube or score.
 GnubgMatchId parse_gnubg_match_id(const std::string& id);
 
-std::string xgid(const Position& pos, Player to_move, const CubeState& cube = {}, const MatchState& match = {});
+// The XGID of a position of `rules`' game; throws InvalidPosition as gnubg_position_id does.
+std::string xgid(const Position& pos, const Rules& rules, Player to_move, const CubeState& cube = {},
+                 const MatchState& match = {});
 // The position and who is to move, and (when the pointers are given) the cube and the match
 // state; the dice are checked for form and not used. Throws InvalidPosition for a malformed
 // field, std::invalid_argument for an impossible cube or score.
