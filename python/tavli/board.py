@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence, overload
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from .players import player_arg
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
 
 if TYPE_CHECKING:
+    from .cube_rollout import CubefulRollout
     from .cube import CubeDecision
 
 _DICT_KEYS = {"variant", "turn", "mover", "opponent", "bar", "off", "options", "pinned", "first_turn"}
@@ -339,6 +340,26 @@ class Board(_core.Board):
 
         return cube_decision(self, cube, match, plies, probabilities, **kwargs)
 
+    @overload
+    def rollout(
+        self,
+        trials: int = 1296,
+        player: Any = "greedy",
+        *,
+        truncate: int | None = None,
+        seed: int = 0,
+        threads: int = 1,
+        evaluator: Any = None,
+        stratify: bool = True,
+        time_limit: float | None = None,
+        backend: str = "local",
+        ray_address: str | None = None,
+        cube: None = None,
+        match: None = None,
+        met: Any = None,
+    ) -> Rollout: ...
+
+    @overload
     def rollout(
         self,
         trials: int = 1296,
@@ -355,7 +376,25 @@ class Board(_core.Board):
         cube: Any = None,
         match: Any = None,
         met: Any = None,
-    ) -> Any:
+    ) -> "CubefulRollout": ...
+
+    def rollout(
+        self,
+        trials: int = 1296,
+        player: Any = "greedy",
+        *,
+        truncate: int | None = None,
+        seed: int = 0,
+        threads: int = 1,
+        evaluator: Any = None,
+        stratify: bool = True,
+        time_limit: float | None = None,
+        backend: str = "local",
+        ray_address: str | None = None,
+        cube: Any = None,
+        match: Any = None,
+        met: Any = None,
+    ) -> "Rollout | CubefulRollout":
         """The position before the roll, for the side to move, estimated by playing it out
         `trials` times with `player` on both sides ('greedy', 'heuristic', 'random', 'search:N', a
         net, as in tavli.simulate; `evaluator` ("heuristic" or a tavli.nn.Net), when given,
