@@ -133,14 +133,17 @@ def main() -> None:
     refs = [target(k) for k in range(len(pick))]
     print(f"{len(pick)} decisions (bench/test_bench_speed.py's set), one thread, cubeless, default filters; "
           f"gnubg start-up {1e3 * startup:.0f} ms CPU subtracted; agreement with gnubg {args.reference}-ply")
+    cpu: dict[int, list[float]] = {}
     for p in [0] + sorted(args.plies):
-        tv, nodes, agree = [], [], 0
+        tv, nodes, agree, lone = [], [], 0, []
         for k, (b, (_, d)) in enumerate(zip(boards, decisions)):
             t = time.process_time()
             a = b.analyze(d, plies=p, threads=1, cache=args.cache)
             tv.append(time.process_time() - t)
             nodes.append(a.nodes)
             agree += tavli_key(b, a.best.play) == refs[k]
+            lone.append(sum(v.plies == p for v in a) == 1)
+        cpu[p] = tv
         line = f"tavli {p}-ply: agreement {agree}/{len(pick)} ({100 * agree / len(pick):.0f}%)"
         if p in gnubg:
             gt, gb = gnubg[p]
@@ -151,6 +154,18 @@ def main() -> None:
                      f"{sum(gt) / sum(tv):.2f}x by totals, {statistics.median(ratios):.2f}x median per decision; "
                      f"tavli median nodes {int(statistics.median(nodes))}; gnubg {p}-ply agreement {g_agree}/{len(pick)}")
         print(line, flush=True)
+        if p >= 3 and p - 1 in cpu and p in gnubg:
+            # gnubg stops deepening when its filters leave one play (its hint then shows that play
+            # at the shallower depth); tavli values it at full depth. What tavli's time would be if it
+            # stopped there too: a (p - 1)-ply analysis is the same search as the first p - 1
+            # iterations of a p-ply one.
+            stop = [cpu[p - 1][k] if lone[k] else tv[k] for k in range(len(tv))]
+            gt = gnubg[p][0]
+            print(f"  {sum(lone)} of {len(tv)} decisions keep one play for the {p}-ply iteration; stopping there "
+                  f"as gnubg does, tavli would take median {1e3 * statistics.median(stop):.1f} ms (total "
+                  f"{sum(stop):.2f} s): gnubg / tavli {sum(gt) / sum(stop):.2f}x by totals, "
+                  f"{statistics.median(g / max(t, 1e-6) for g, t in zip(gt, stop)):.2f}x median per decision",
+                  flush=True)
 
 
 if __name__ == "__main__":
