@@ -169,8 +169,10 @@ def test_bad_arguments():
         board.cube_decision(rollout={"trails": 36})
     with pytest.raises(ValueError, match="rollout must be"):
         board.cube_decision(rollout=36)
-    with pytest.raises(ValueError, match="not on Ray"):
-        board.rollout(36, cube=CubeState(), backend="ray")
+    with pytest.raises(ValueError, match="time_limit"):  # on Ray as on the cubeless rollouts' Ray path
+        board.rollout(36, cube=CubeState(), backend="ray", time_limit=5)
+    with pytest.raises(TypeError, match="shard"):
+        decide(board, trials=36, shard=144)  # for backend="ray" only
     with pytest.raises(ValueError, match="covers matches up to"):
         decide(board, None, MatchState(40, (0, 0)), 36)
     with pytest.raises(ValueError):
