@@ -99,7 +99,10 @@ class CubefulTrials {
       if ((ply > 0 || act_first) && may_double_now(cube, side)) {
         const CubeDecision d = decision(pos, side, cube);
         if (doubles(d.action)) {
-          if (d.take == TakeDecision::Pass) return result(mover_, side, 1, cube);
+          if (d.take == TakeDecision::Pass) {
+            const double v = result(mover_, side, 1, cube);
+            return reduce ? v - luck : v;
+          }
           const bool beaver = d.take == TakeDecision::Beaver && 4 * cube.value <= cap(cube);
           cube.value *= beaver ? 4 : 2;
           cube.owner = other(side);
