@@ -95,6 +95,27 @@ def test_distributed_rollout_equals_local_bit_for_bit(cluster, shard):
     assert remote == local  # means and standard errors, exactly: the blocks fold in order
 
 
+def test_cubeful_rollouts_equal_local_bit_for_bit(cluster):
+    # Board.rollout(cube=...) and the cube decision by rollout, sharded: the local results exactly
+    # (the trials' blocks fold in order as the local run folds them), in money and match play,
+    # with variance reduction too; the progress covers the whole run.
+    board = tavli.Board("backgammon")
+    for dice in ((6, 2), (4, 1), (5, 3)):
+        board.push(board.legal_plays(dice)[2])
+    cube, match = tavli.CubeState(2, 1), tavli.MatchState(7, (3, 4))
+    local = board.rollout(300, "heuristic", cube=cube, match=match, truncate=6, seed=3)
+    seen = []
+    remote = distributed.rollout(board, 300, "heuristic", cube=cube, match=match, truncate=6, seed=3, shard=144,
+                                 progress=lambda done, total: seen.append((done, total)))
+    assert remote == local and remote.mwc is not None
+    assert [total for _, total in seen] == [300] * 3 and seen[-1][0] == 300
+    assert board.rollout(300, "heuristic", cube=cube, match=match, truncate=6, seed=3, backend="ray") == local
+    options = {"trials": 300, "player": "heuristic", "truncate": 4, "seed": 5, "variance_reduction": True}
+    local_d = board.cube_decision(rollout=options)
+    assert board.cube_decision(rollout={**options, "backend": "ray"}) == local_d
+    assert local_d.available and local_d.dt is not None
+
+
 def test_self_play_data_equals_local_and_matches_the_games(cluster):
     local = self_play_data("portes", 20, ("greedy", "random"), seed=2, roll_units=True)
     assert_same(local, self_play_data("portes", 20, ("greedy", "random"), seed=2, roll_units=True,
@@ -201,6 +222,13 @@ def test_threads_beyond_the_largest_node_are_refused(cluster):
         (lambda: distributed.rollout(tavli.Board("fevga"), 0), "trials"),
         (lambda: distributed.rollout("not a board", 288), "board"),
         (lambda: tavli.Board("fevga").rollout(36, "nosuchplayer", backend="ray"), "nosuchplayer"),
+        (lambda: distributed.rollout(tavli.Board("backgammon"), 288, cube=tavli.CubeState(), shard=100),
+         "multiple of 144"),
+        (lambda: distributed.rollout(tavli.Board("backgammon"), 36, "random", cube=tavli.CubeState()), "random"),
+        (lambda: distributed.rollout(tavli.Board("portes"), 36, cube=tavli.CubeState()), "no doubling cube"),
+        (lambda: tavli.Board("backgammon").rollout(36, cube=tavli.CubeState(), backend="ray", time_limit=1),
+         "time_limit"),
+        (lambda: tavli.Board("backgammon").cube_decision(rollout={"trials": 0, "backend": "ray"}), "trials"),
         (lambda: distributed.rollout_data(np.zeros((2, 64), np.uint8), "backgammon"), r"positions\[0\]"),
         (lambda: distributed.rollout_data(np.zeros((2, 63), np.uint8), "backgammon"), "shape"),
         (lambda: rollout_data(tavli.Board("fevga").to_array()[None], "fevga", 0, backend="ray"), "trials"),

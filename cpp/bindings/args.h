@@ -1,5 +1,6 @@
-// Arguments shared by the binding files: a game's options, dice, the evaluator of a search or a
-// player (analysis, evaluation, rollouts) and the players of self-play and rollouts. Conversions
+// Arguments shared by the binding files: a game's options, dice, a search's options, the
+// evaluator of a search or a player (analysis, evaluation, rollouts) and the players of
+// self-play and rollouts. Conversions
 // only: the ranges are the core's (checked where its headers say).
 #pragma once
 
@@ -16,6 +17,7 @@
 #include "tavli/eval.h"
 #include "tavli/match.h"
 #include "tavli/outcome.h"
+#include "tavli/search.h"
 #include "tavli/sim.h"
 
 namespace tavli_bindings {
@@ -48,6 +50,16 @@ inline std::vector<tavli::MoveFilter> move_filters(const FilterList& filters) {
   for (const auto& [accept, extra, threshold] : filters)
     out.push_back(tavli::MoveFilter{accept, extra, static_cast<float>(threshold)});
   return out;
+}
+
+// A search's depth, filters and threads as Python gives them: the options every search entry
+// point fills alike (each adds its own limits or utility).
+inline tavli::SearchOptions search_options(int plies, const FilterList& filters, int threads = 1) {
+  tavli::SearchOptions o;
+  o.plies = plies;
+  o.filters = move_filters(filters);
+  o.threads = threads;
+  return o;
 }
 
 // Dice from Python in the forms notation.h's parse_dice documents: a pair such as (6, 5) (any

@@ -20,15 +20,8 @@ using namespace tavli;
 
 namespace {
 
-using FilterArgs = std::vector<std::tuple<int, int, double>>;
-
-SearchOptions options(int plies, const FilterArgs& filters, int threads = 1) {
-  SearchOptions o;
-  o.plies = plies;
-  o.threads = threads;
-  for (const auto& [a, e, th] : filters) o.filters.push_back(MoveFilter{a, e, static_cast<float>(th)});
-  return o;
-}
+using tavli_bindings::FilterList;
+using tavli_bindings::search_options;
 
 py::object play_py(const Play& p, Dice dice) {
   PyObject* o = tavli_bindings::new_play(p, dice);
@@ -50,10 +43,10 @@ MatchUtility utility_arg(const std::array<double, 7>& after) {
 
 void bind_cube_search(py::module_& m) {
   m.def("_cubeful_analyze", [](const Game& g, std::pair<int, int> d, const CubeState& cube, const MatchState& match,
-                               const MatchEquityTable& met, int plies, const FilterArgs& filters, py::handle evaluator,
+                               const MatchEquityTable& met, int plies, const FilterList& filters, py::handle evaluator,
                                int threads) {
     const Dice dice = make_dice(d.first, d.second);
-    const SearchOptions opt = options(plies, filters, threads);
+    const SearchOptions opt = search_options(plies, filters, threads);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     const CubefulAnalysis a = tavli_bindings::run_stoppable(0, [&] {
@@ -67,9 +60,9 @@ void bind_cube_search(py::module_& m) {
         py::arg("evaluator"), py::arg("threads") = 1);
 
   m.def("_cubeful_decision", [](const Game& g, const CubeState& cube, const MatchState& match,
-                                const MatchEquityTable& met, int plies, const FilterArgs& filters, py::handle evaluator,
+                                const MatchEquityTable& met, int plies, const FilterList& filters, py::handle evaluator,
                                 int threads) {
-    const SearchOptions opt = options(plies, filters, threads);
+    const SearchOptions opt = search_options(plies, filters, threads);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     std::int64_t nodes = 0;
@@ -91,11 +84,10 @@ void bind_cube_search(py::module_& m) {
     return met.after_game({away0, away1}, one_away_now, static_cast<Player>(self), static_cast<Player>(winner), points);
   }, "MWC of `self` once `winner` scores `points` (met.h's after_game).");
 
-  m.def("_analyze_utility", [](const Game& g, std::pair<int, int> d, int plies, const FilterArgs& filters, int threads,
+  m.def("_analyze_utility", [](const Game& g, std::pair<int, int> d, int plies, const FilterList& filters, int threads,
                                py::handle evaluator, const std::array<double, 7>& after) {
     const Dice dice = make_dice(d.first, d.second);
-    SearchOptions opt = options(plies, filters);
-    opt.threads = threads;
+    SearchOptions opt = search_options(plies, filters, threads);
     opt.utility = utility_arg(after);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
@@ -108,10 +100,9 @@ void bind_cube_search(py::module_& m) {
     return py::make_tuple(plays, a.plies, a.nodes);
   }, "The plays for the roll ranked by match winning chance (search.h's MatchUtility; tavli.match_play).");
 
-  m.def("_evaluate_utility", [](const Game& g, int plies, const FilterArgs& filters, int threads, py::handle evaluator,
+  m.def("_evaluate_utility", [](const Game& g, int plies, const FilterList& filters, int threads, py::handle evaluator,
                                 const std::array<double, 7>& after) {
-    SearchOptions opt = options(plies, filters);
-    opt.threads = threads;
+    SearchOptions opt = search_options(plies, filters, threads);
     opt.utility = utility_arg(after);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);

@@ -25,12 +25,9 @@ using tavli_bindings::run_stoppable;
 
 namespace {
 
-SearchOptions search_options(int plies, const FilterList& filters, int threads, double time_limit,
+SearchOptions limited_search(int plies, const FilterList& filters, int threads, double time_limit,
                              std::int64_t node_limit) {
-  SearchOptions o;
-  o.plies = plies;
-  o.filters = move_filters(filters);
-  o.threads = threads;
+  SearchOptions o = tavli_bindings::search_options(plies, filters, threads);
   o.time_limit = time_limit;
   o.node_limit = node_limit;
   return o;
@@ -45,7 +42,7 @@ void bind_search(py::class_<Game>& board) {
                           std::int64_t node_limit, py::handle evaluator,
                           const FilterList& narrowing, bool use_cache) {
         const Dice dice = dice_from_py(dice_arg);
-        SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        SearchOptions opt = limited_search(plies, filters, threads, time_limit, node_limit);
         opt.narrowing = move_filters(narrowing);  // search.h: accept -1 keeps all
         opt.use_cache = use_cache;
         std::shared_ptr<const Evaluator> keep;
@@ -64,7 +61,7 @@ void bind_search(py::class_<Game>& board) {
       .def("_evaluate", [](const Game& g, int plies, const FilterList& filters,
                            int threads, double time_limit, std::int64_t node_limit, py::handle evaluator,
                            bool use_cache) {
-        SearchOptions opt = search_options(plies, filters, threads, time_limit, node_limit);
+        SearchOptions opt = limited_search(plies, filters, threads, time_limit, node_limit);
         opt.use_cache = use_cache;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);

@@ -13,6 +13,7 @@
 #include "tavli/parallel.h"
 #include "tavli/playout.h"
 #include "tavli/rng.h"
+#include "tavli/rollout_luck.h"
 #include "tavli/scratch.h"
 
 namespace tavli {
@@ -20,9 +21,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kLargestCube = 1 << kMaxCubeLog2;
-// Trials are played a chunk at a time and reduced in trial order (memory stays flat); the chunk
-// size changes no result.
-constexpr std::int64_t kChunk = 4096;
 
 // The evaluator's probabilities clamped into the order the cube formulas check (a net's outputs
 // can break it by a hair).
@@ -83,8 +81,11 @@ class CubefulTrials {
   }
 
   // Trial i with the cube starting at `cube`; `act_first`: the mover may double before his first
-  // roll. Returns the original mover's absolute value; `truncated` says whether it was estimated.
+  // roll. Returns the original mover's absolute value (less the luck of its rolls with variance
+  // reduction); `truncated` says whether it was estimated.
   double play(std::int64_t i, CubeState cube, bool act_first, bool& truncated) const {
+    double luck = 0;  // the original mover's, in his absolute units
+    const bool reduce = opt_.rollout.variance_reduction;
     Rng rng(Rng::derive(opt_.rollout.seed, static_cast<std::uint64_t>(i)));
     Scratch<MoveList> plays;  // per thread: a move list is too big to build for every trial
     MoveList& list = *plays;
@@ -98,20 +99,28 @@ class CubefulTrials {
       if ((ply > 0 || act_first) && may_double_now(cube, side)) {
         const CubeDecision d = decision(pos, side, cube);
         if (doubles(d.action)) {
-          if (d.take == TakeDecision::Pass) return result(mover_, side, 1, cube);
+          if (d.take == TakeDecision::Pass) {
+            const double v = result(mover_, side, 1, cube);
+            return reduce ? v - luck : v;
+          }
           const bool beaver = d.take == TakeDecision::Beaver && 4 * cube.value <= cap(cube);
           cube.value *= beaver ? 4 : 2;
           cube.owner = other(side);
         }
       }
       const Dice dice = rollout_dice(opt_.rollout, i, ply, rng);
+      if (reduce) luck += (side == mover_ ? 1.0 : -1.0) * luck_of(pos, side, dice, cube);
       const PlyResult step = advance(pos, best_play(pos, side, dice, cube, list), rules_, side);
-      if (step.outcome) return result(mover_, static_cast<Player>(step.outcome->winner), step.outcome->points, cube);
+      if (step.outcome) {
+        const double v = result(mover_, static_cast<Player>(step.outcome->winner), step.outcome->points, cube);
+        return reduce ? v - luck : v;
+      }
       pos = step.position;
       side = step.to_move;
     }
     truncated = true;
-    return value_before_roll(pos, side, cube);
+    const double v = value_before_roll(pos, side, cube);
+    return reduce ? v - luck : v;
   }
 
  private:
@@ -131,16 +140,29 @@ class CubefulTrials {
     return cube_decision(p, c, opt_.match, side, cube_efficiency(pos, rules_), met_);
   }
 
+  // The luck of `dice` for `side` on roll in `pos` at the cube c (rollout_luck.h), in side's
+  // absolute units: the value after the roll's best play less the mean over the 21 rolls.
+  double luck_of(const Position& pos, Player side, Dice dice, const CubeState& c) const {
+    Scratch<MoveList> plays;  // not the trial's list
+    std::array<double, kDistinctRolls> v;
+    for (int r = 0; r < kDistinctRolls; ++r)
+      best_play(pos, side, all_rolls()[static_cast<std::size_t>(r)].dice, c, *plays, &v[static_cast<std::size_t>(r)]);
+    return roll_luck(v, dice);
+  }
+
   // side's best play for `dice` at the cube c: the greedy player's by the 0-ply cubeful value of
   // each result (the opponent's cube action included), a search player's by cubeful_analyze.
-  const Play& best_play(const Position& pos, Player side, Dice dice, const CubeState& c, MoveList& list) const {
+  // `value`, when given, receives its value for side (absolute: money points or MWC).
+  const Play& best_play(const Position& pos, Player side, Dice dice, const CubeState& c, MoveList& list,
+                        double* value = nullptr) const {
     thread_generator().generate(pos, rules_, dice, list);
-    if (list.size() == 1) return list[0];
+    if (list.size() == 1 && !value) return list[0];
     if (search_.plies > 0) {
-      const Position want = cubeful_analyze(pos, rules_, side, dice, c, opt_.match, met_, ev_, search_)
-                                .plays.front().play.result;
+      const CubefulAnalysis a = cubeful_analyze(pos, rules_, side, dice, c, opt_.match, met_, ev_, search_);
+      const CubefulPlayValue& top = a.plays.front();
+      if (value) *value = money() ? top.equity * c.value : top.mwc;
       for (int k = 0; k < list.size(); ++k)
-        if (list[k].result == want) return list[k];
+        if (list[k].result == top.play.result) return list[k];
       return list[0];
     }
     Scratch<std::vector<Position>> children_scratch;
@@ -172,6 +194,7 @@ class CubefulTrials {
       const double theirs = own_value(opp, c, decision_0ply(children[j], opp, c, probs[j]));
       consider(where[j], money() ? -theirs : 1.0 - theirs);
     }
+    if (value) *value = best_value;
     return list[best];
   }
 
@@ -206,49 +229,6 @@ class CubefulTrials {
   SearchOptions search_;
 };
 
-// Welford's running moments of K values per trial, added in trial order.
-template <int K>
-struct Moments {
-  std::int64_t n = 0;
-  double mean[K] = {}, m2[K] = {};
-  void add(const double (&x)[K]) {
-    ++n;
-    for (int k = 0; k < K; ++k) {
-      const double d = x[k] - mean[k];
-      mean[k] += d / static_cast<double>(n);
-      m2[k] += d * (x[k] - mean[k]);
-    }
-  }
-  // Sample standard deviation / sqrt(n); 0 for a single trial.
-  double std_error(int k) const {
-    return n >= 2 ? std::sqrt(m2[k] / static_cast<double>(n - 1) / static_cast<double>(n)) : 0.0;
-  }
-};
-
-// Plays trials 0 .. trials - 1 on the rollout's threads, `trial(i, x)` filling the K values of
-// trial i, and folds them into `m` in trial order; returns the number of truncated trials.
-template <int K, class F>
-std::int64_t run_trials(const RolloutOptions& opt, Moments<K>& m, F trial) {
-  std::vector<std::array<double, K>> chunk;
-  std::vector<std::int64_t> cut;
-  std::int64_t truncated = 0;
-  for (std::int64_t done = 0; done < opt.trials; done += kChunk) {
-    const std::int64_t n = std::min(kChunk, opt.trials - done);
-    chunk.assign(static_cast<std::size_t>(n), std::array<double, K>{});
-    cut.assign(static_cast<std::size_t>(n), 0);
-    parallel_for(n, opt.threads, [&](std::int64_t j) {
-      cut[static_cast<std::size_t>(j)] = trial(done + j, chunk[static_cast<std::size_t>(j)]);
-    });
-    for (std::int64_t j = 0; j < n; ++j) {
-      double x[K];
-      for (int k = 0; k < K; ++k) x[k] = chunk[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)];
-      m.add(x);
-      truncated += cut[static_cast<std::size_t>(j)];
-    }
-  }
-  return truncated;
-}
-
 void check_options(const Position& pos, const Rules& rules, const CubefulRolloutOptions& opt) {
   if (!rules.info().takes_cube)
     throw std::invalid_argument(rules.info().name + " has no doubling cube, so no cubeful rollout");
@@ -265,89 +245,128 @@ void check_options(const Position& pos, const Rules& rules, const CubefulRollout
   check_rollout_options(pos, rules, opt.rollout);
 }
 
-// One line of trials from the cube as given; `act_first`: the mover may double before his first roll.
-CubefulRolloutValue one_line(const CubefulTrials& trials, const CubefulRolloutOptions& opt, bool act_first) {
-  Moments<1> m;
-  CubefulRolloutValue r;
-  r.truncated = run_trials(opt.rollout, m, [&](std::int64_t i, std::array<double, 1>& x) {
+bool decision_available(const CubefulRolloutOptions& opt, Player mover) {
+  return may_double(opt.cube, opt.match, mover) && 2 * opt.cube.value <= kLargestCube;
+}
+
+// The trials' values: one line (a position, or a decision without a double available: x[0]) or
+// the paired No double and Double/take lines (x[0], x[1] and their difference x[2]).
+std::vector<RolloutMoments> trial_blocks(const CubefulTrials& trials, const CubefulRolloutOptions& opt, Player mover,
+                                         bool decision, std::int64_t first, std::int64_t count) {
+  if (decision && decision_available(opt, mover)) {
+    CubeState doubled = opt.cube;
+    doubled.value *= 2;
+    doubled.owner = other(mover);
+    // The same trial i for both lines: the same generator and strata, so the same dice until the
+    // cube makes the two games differ.
+    return reduce_trials(opt.rollout, first, count, [&](std::int64_t i, double (&x)[RolloutMoments::kFields]) {
+      bool cut_nd = false, cut_dt = false;
+      x[0] = trials.play(i, opt.cube, false, cut_nd);
+      x[1] = trials.play(i, doubled, false, cut_dt);
+      x[2] = x[1] - x[0];
+      return static_cast<std::int64_t>(cut_nd) + static_cast<std::int64_t>(cut_dt);
+    });
+  }
+  // A position lets the mover act on the cube before his first roll; a decision's No double does not.
+  const bool act_first = !decision;
+  return reduce_trials(opt.rollout, first, count, [&](std::int64_t i, double (&x)[RolloutMoments::kFields]) {
     bool cut = false;
     x[0] = trials.play(i, opt.cube, act_first, cut);
     return static_cast<std::int64_t>(cut);
   });
-  r.trials = m.n;
-  r.equity = trials.normalised(m.mean[0], opt.cube);
-  r.equity_std_error = m.std_error(0) * trials.scale(opt.cube);
-  r.mwc = opt.match.money() ? kNaN : m.mean[0];
-  r.mwc_std_error = opt.match.money() ? kNaN : m.std_error(0);
-  return r;
+}
+
+void check_blocks(const std::vector<RolloutMoments>& blocks, const CubefulRolloutOptions& opt) {
+  std::int64_t n = 0;
+  for (const RolloutMoments& b : blocks) n += b.n;
+  if (n != opt.rollout.trials)
+    throw std::invalid_argument("cubeful rollout blocks: they hold " + std::to_string(n) + " trials, not the " +
+                                std::to_string(opt.rollout.trials) + " of the rollout");
 }
 
 }  // namespace
 
-CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,
-                                    const CubefulRolloutOptions& opt) {
+std::vector<RolloutMoments> cubeful_rollout_blocks(const Position& pos, const Rules& rules, Player mover,
+                                                   const Evaluator& ev, const CubefulRolloutOptions& opt,
+                                                   bool decision, std::int64_t first, std::int64_t count) {
   check_options(pos, rules, opt);
   const OrderedEvaluator ordered(ev);
-  return one_line(CubefulTrials(pos, rules, mover, ordered, opt), opt, true);
+  return trial_blocks(CubefulTrials(pos, rules, mover, ordered, opt), opt, mover, decision, first, count);
 }
 
-CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
-                                                const Evaluator& ev, const CubefulRolloutOptions& opt) {
+CubefulRolloutValue combine_cubeful_rollout(const Position& pos, const Rules& rules, Player mover,
+                                            const Evaluator& ev, const CubefulRolloutOptions& opt,
+                                            const std::vector<RolloutMoments>& blocks) {
   check_options(pos, rules, opt);
+  check_blocks(blocks, opt);
   const OrderedEvaluator ordered(ev);
   const CubefulTrials trials(pos, rules, mover, ordered, opt);
+  const RolloutMoments m = fold_blocks(blocks);
+  CubefulRolloutValue r;
+  r.trials = m.n;
+  r.truncated = m.truncated;
+  r.equity = trials.normalised(m.mean[0], opt.cube);
+  r.equity_std_error = std_error_of(m, 0) * trials.scale(opt.cube);
+  r.mwc = opt.match.money() ? kNaN : m.mean[0];
+  r.mwc_std_error = opt.match.money() ? kNaN : std_error_of(m, 0);
+  return r;
+}
+
+CubefulRolloutDecision combine_cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
+                                                        const Evaluator& ev, const CubefulRolloutOptions& opt,
+                                                        const std::vector<RolloutMoments>& blocks) {
+  check_options(pos, rules, opt);
+  check_blocks(blocks, opt);
+  const OrderedEvaluator ordered(ev);
+  const CubefulTrials trials(pos, rules, mover, ordered, opt);
+  const RolloutMoments m = fold_blocks(blocks);
   CubefulRolloutDecision r;
   CubeDecision& d = r.decision;
   d.efficiency = cube_efficiency(pos, rules);
-  d.available = may_double(opt.cube, opt.match, mover) && 2 * opt.cube.value <= kLargestCube;
+  d.available = decision_available(opt, mover);
+  r.trials = m.n;
+  r.truncated = m.truncated;
   const double scale = trials.scale(opt.cube);
   const bool money = opt.match.money();
-  if (!d.available) {  // No double only: the mover may not double before his first roll either
-    const CubefulRolloutValue v = one_line(trials, opt, false);
-    r.trials = v.trials;
-    r.truncated = v.truncated;
-    d.nd = v.equity;
-    d.nd_mwc = v.mwc;
-    r.nd_std_error = v.equity_std_error;
-    r.nd_mwc_std_error = v.mwc_std_error;
-    r.dt_std_error = r.dt_mwc_std_error = r.difference_std_error = kNaN;
-    return r;
-  }
-  CubeState doubled = opt.cube;
-  doubled.value *= 2;
-  doubled.owner = other(mover);
-  // The same trial i for both lines: the same generator and strata, so the same dice until the
-  // cube makes the two games differ.
-  Moments<3> m;
-  r.truncated = run_trials(opt.rollout, m, [&](std::int64_t i, std::array<double, 3>& x) {
-    bool cut_nd = false, cut_dt = false;
-    x[0] = trials.play(i, opt.cube, false, cut_nd);
-    x[1] = trials.play(i, doubled, false, cut_dt);
-    x[2] = x[1] - x[0];
-    return static_cast<std::int64_t>(cut_nd) + static_cast<std::int64_t>(cut_dt);
-  });
-  r.trials = m.n;
-  const double cash = trials.result(mover, mover, 1, opt.cube);
   d.nd = trials.normalised(m.mean[0], opt.cube);
-  d.dt = trials.normalised(m.mean[1], opt.cube);
-  d.dp = trials.normalised(cash, opt.cube);
-  r.nd_std_error = m.std_error(0) * scale;
-  r.dt_std_error = m.std_error(1) * scale;
-  r.difference_std_error = m.std_error(2) * scale;
+  r.nd_std_error = std_error_of(m, 0) * scale;
   if (money) {
     r.nd_mwc_std_error = r.dt_mwc_std_error = kNaN;
   } else {
     d.nd_mwc = m.mean[0];
+    r.nd_mwc_std_error = std_error_of(m, 0);
+  }
+  if (!d.available) {  // No double only: the mover may not double before his first roll either
+    r.dt_std_error = r.dt_mwc_std_error = r.difference_std_error = kNaN;
+    return r;
+  }
+  const double cash = trials.result(mover, mover, 1, opt.cube);
+  d.dt = trials.normalised(m.mean[1], opt.cube);
+  d.dp = trials.normalised(cash, opt.cube);
+  r.dt_std_error = std_error_of(m, 1) * scale;
+  r.difference_std_error = std_error_of(m, 2) * scale;
+  if (!money) {
     d.dt_mwc = m.mean[1];
     d.dp_mwc = cash;
-    r.nd_mwc_std_error = m.std_error(0);
-    r.dt_mwc_std_error = m.std_error(1);
+    r.dt_mwc_std_error = std_error_of(m, 1);
   }
   const bool beavers = money && opt.cube.beavers;
   const Probabilities p = ordered.evaluate(pos, rules);
   d.action = cube_action(d.nd, d.dt, d.dp, beavers, p.win_double > 0);
   d.take = take_decision(d.dt, d.dp, beavers);
   return r;
+}
+
+CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,
+                                    const CubefulRolloutOptions& opt) {
+  return combine_cubeful_rollout(pos, rules, mover, ev, opt,
+                                 cubeful_rollout_blocks(pos, rules, mover, ev, opt, false, 0, opt.rollout.trials));
+}
+
+CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
+                                                const Evaluator& ev, const CubefulRolloutOptions& opt) {
+  return combine_cubeful_rollout_decision(
+      pos, rules, mover, ev, opt, cubeful_rollout_blocks(pos, rules, mover, ev, opt, true, 0, opt.rollout.trials));
 }
 
 }  // namespace tavli

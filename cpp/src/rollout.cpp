@@ -1,6 +1,7 @@
 #include "tavli/rollout.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 #include "tavli/parallel.h"
 #include "tavli/playout.h"
 #include "tavli/rng.h"
+#include "tavli/rollout_luck.h"
 #include "tavli/scratch.h"
 #include "tavli/search.h"
 
@@ -24,13 +26,6 @@ constexpr std::int64_t kChunk = 4096;
 
 Dice outcome_dice(std::int64_t k) { return Dice{static_cast<int>(k / 6) + 1, static_cast<int>(k % 6) + 1}; }
 
-// What one trial leaves: its probabilities from the original mover's view, and whether the
-// evaluator valued it.
-struct Trial {
-  Probabilities p;
-  bool truncated = false;
-};
-
 // The value of a position the trial stops in, for its side to move: the evaluator's, at the
 // depth the player searches at.
 Probabilities value_unfinished(const Position& pos, const Rules& rules, const Evaluator& ev, const PlayerSpec& player) {
@@ -41,13 +36,40 @@ Probabilities value_unfinished(const Position& pos, const Rules& rules, const Ev
   return evaluate(pos, rules, ev, so).probabilities;
 }
 
-Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
-                 std::int64_t i) {
+double field(const Probabilities& p, int f);
+
+// Adds to `luck` (the original mover's view, field by field) the luck of `dice` for the side to
+// move in `pos` (rollout_luck.h); `own`: he is the original mover.
+void add_luck(const Position& pos, const Rules& rules, const Evaluator& ev, const PlayerSpec& player, Dice dice,
+              bool own, double (&luck)[RolloutMoments::kFields]) {
+  Scratch<std::array<Probabilities, kDistinctRolls>> values;
+  roll_values(pos, rules, ev, player, *values);
+  std::array<double, kDistinctRolls> v;
+  for (int f = 0; f < RolloutMoments::kFields; ++f) {
+    for (int r = 0; r < kDistinctRolls; ++r) {
+      const Probabilities& p = (*values)[static_cast<std::size_t>(r)];
+      v[static_cast<std::size_t>(r)] = field(own ? p : p.inverted(), f);
+    }
+    luck[f] += roll_luck(v, dice);
+  }
+}
+
+// Trial i's values (its probabilities' fields and equity from the original mover's view, less
+// its luck with variance reduction); returns whether the evaluator valued it.
+bool play_trial(const Position& start, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
+                std::int64_t i, double (&x)[RolloutMoments::kFields]) {
   Rng rng(Rng::derive(opt.seed, static_cast<std::uint64_t>(i)));
   // Per-thread scratch: a generator's tables and a move list are too big to build for every trial.
   MoveGenerator& gen = thread_generator();
   Scratch<MoveList> plays;
   MoveList& list = *plays;
+  double luck[RolloutMoments::kFields] = {};
+  auto finish = [&](const Probabilities& p, bool truncated) {
+    for (int f = 0; f < RolloutMoments::kFields; ++f) x[f] = field(p, f);
+    if (opt.variance_reduction)
+      for (int f = 0; f < RolloutMoments::kFields; ++f) x[f] -= luck[f];
+    return truncated;
+  };
   // Colours only label the sides here: the original mover is White.
   Position pos = start;
   Player mover = kWhite;
@@ -55,15 +77,16 @@ Trial play_trial(const Position& start, const Rules& rules, const Evaluator& ev,
   for (int ply = 0; ply < max_plies; ++ply) {
     check_stop();
     const Dice dice = rollout_dice(opt, i, ply, rng);
+    if (opt.variance_reduction) add_luck(pos, rules, ev, opt.player, dice, mover == kWhite, luck);
     gen.generate(pos, rules, dice, list);
     const int k = choose_play(opt.player, ev, pos, rules, dice, list, rng);
     const PlyResult step = advance(pos, list[k], rules, mover);
     pos = step.position;
     mover = step.to_move;
-    if (step.outcome) return Trial{terminal_probabilities(*step.outcome, kWhite)};
+    if (step.outcome) return finish(terminal_probabilities(*step.outcome, kWhite), false);
   }
   const Probabilities v = value_unfinished(pos, rules, ev, opt.player);
-  return Trial{mover == kWhite ? v : v.inverted(), true};
+  return finish(mover == kWhite ? v : v.inverted(), true);
 }
 
 double field(const Probabilities& p, int f) {
@@ -99,6 +122,9 @@ void check_rollout_options(const Position& pos, const Rules& rules, const Rollou
     throw std::invalid_argument("trials must be 1.." + std::to_string(kMaxRolloutTrials));
   if (opt.truncate < 0) throw std::invalid_argument("truncate must be >= 1 (or 0: play to the end)");
   check_threads(opt.threads);
+  if (opt.variance_reduction && opt.player.kind == PlayerSpec::Kind::Random)
+    throw std::invalid_argument("variance reduction needs a greedy or search player (its lookahead finds each "
+                                "roll's best play; a random player has none)");
   if (game_outcome(pos, rules, kWhite)) throw std::invalid_argument("the game is over: nothing to roll out");
 }
 
@@ -110,13 +136,18 @@ Dice rollout_dice(const RolloutOptions& opt, std::int64_t i, int ply, Rng& rng) 
 }
 
 void RolloutMoments::add(const Probabilities& p, bool was_truncated) {
+  double x[kFields];
+  for (int f = 0; f < kFields; ++f) x[f] = field(p, f);
+  add(x, was_truncated);
+}
+
+void RolloutMoments::add(const double (&x)[kFields], std::int64_t truncated_count) {
   ++n;
-  truncated += was_truncated;
+  truncated += truncated_count;
   for (int f = 0; f < kFields; ++f) {
-    const double x = field(p, f);
-    const double d = x - mean[f];
+    const double d = x[f] - mean[f];
     mean[f] += d / static_cast<double>(n);
-    m2[f] += d * (x - mean[f]);
+    m2[f] += d * (x[f] - mean[f]);
   }
 }
 
@@ -136,38 +167,58 @@ void RolloutMoments::merge(const RolloutMoments& next) {
   truncated += next.truncated;
 }
 
-std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rules, const Evaluator& ev,
-                                           const RolloutOptions& opt, std::int64_t first, std::int64_t count) {
-  check_rollout_options(pos, rules, opt);
+std::vector<RolloutMoments> reduce_trials(const RolloutOptions& opt, std::int64_t first, std::int64_t count,
+                                          const RolloutTrial& trial) {
   if (first < 0 || first % kRolloutBlock != 0 || first >= opt.trials)
     throw std::invalid_argument("first trial must be a multiple of " + std::to_string(kRolloutBlock) +
                                 " below trials");
   if (count < 1 || count > opt.trials - first)
     throw std::invalid_argument("count must be 1..trials - first");
   std::vector<RolloutMoments> blocks(static_cast<std::size_t>((count + kRolloutBlock - 1) / kRolloutBlock));
-  std::vector<Trial> chunk;
+  struct Values {
+    double x[RolloutMoments::kFields];
+    std::int64_t truncated;
+  };
+  std::vector<Values> chunk;
   for (std::int64_t done = 0; done < count; done += kChunk) {
     const std::int64_t n = std::min(kChunk, count - done);
-    chunk.assign(static_cast<std::size_t>(n), Trial{});
+    chunk.assign(static_cast<std::size_t>(n), Values{});
     parallel_for(n, opt.threads, [&](std::int64_t j) {
-      chunk[static_cast<std::size_t>(j)] = play_trial(pos, rules, ev, opt, first + done + j);
+      Values& v = chunk[static_cast<std::size_t>(j)];
+      v.truncated = trial(first + done + j, v.x);
     });
     for (std::int64_t j = 0; j < n; ++j) {
-      const Trial& t = chunk[static_cast<std::size_t>(j)];
-      blocks[static_cast<std::size_t>((done + j) / kRolloutBlock)].add(t.p, t.truncated);
+      const Values& v = chunk[static_cast<std::size_t>(j)];
+      blocks[static_cast<std::size_t>((done + j) / kRolloutBlock)].add(v.x, v.truncated);
     }
   }
   return blocks;
 }
 
-RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks) {
+std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rules, const Evaluator& ev,
+                                           const RolloutOptions& opt, std::int64_t first, std::int64_t count) {
+  check_rollout_options(pos, rules, opt);
+  return reduce_trials(opt, first, count, [&](std::int64_t i, double (&x)[RolloutMoments::kFields]) {
+    return static_cast<std::int64_t>(play_trial(pos, rules, ev, opt, i, x));
+  });
+}
+
+RolloutMoments fold_blocks(const std::vector<RolloutMoments>& blocks) {
   RolloutMoments all;
   for (const RolloutMoments& b : blocks) all.merge(b);
+  return all;
+}
+
+double std_error_of(const RolloutMoments& m, int f) {
   // Sample standard deviation / sqrt(n); 0 for a single trial.
+  if (m.n < 2) return 0.0;
+  return std::sqrt(m.m2[f] / static_cast<double>(m.n - 1) / static_cast<double>(m.n));
+}
+
+RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks) {
+  const RolloutMoments all = fold_blocks(blocks);
   double err[RolloutMoments::kFields] = {};
-  if (all.n >= 2)
-    for (int f = 0; f < RolloutMoments::kFields; ++f)
-      err[f] = std::sqrt(all.m2[f] / static_cast<double>(all.n - 1) / static_cast<double>(all.n));
+  for (int f = 0; f < RolloutMoments::kFields; ++f) err[f] = std_error_of(all, f);
   RolloutResult r;
   r.trials = all.n;
   r.truncated = all.truncated;

@@ -257,6 +257,7 @@ def _rollout(
     seed: int,
     threads: int,
     stratify: bool,
+    variance_reduction: bool,
     evaluator: _Evaluator,
     time_limit: float = 0.0,
 ) -> tuple[_Probs, float, _Probs, float, int, int]: ...
@@ -275,23 +276,37 @@ def _rollout_blocks(
     seed: int,
     threads: int,
     stratify: bool,
+    variance_reduction: bool,
     evaluator: _Evaluator,
     time_limit: float = 0.0,
 ) -> npt.NDArray[np.float64]: ...
 def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 
 # --- cubeful rollouts (cpp/include/tavli/cubeful_rollout.h; wrapped by tavli.cube_rollout) --------
+_CubefulValue = tuple[float, float, float | None, float | None, int, int]
+_CubefulDecision = tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str,
+                         float, float, float | None, float | None, float | None, float | None, int, int]
+
 def _cubeful_rollout(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int, kind: str, plies: int,
-    filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool, evaluator: Any,
-    time_limit: float = 0.0,
-) -> tuple[float, float, float | None, float | None, int, int]: ...
+    filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool,
+    variance_reduction: bool, evaluator: Any, time_limit: float = 0.0,
+) -> _CubefulValue: ...
 def _cubeful_rollout_decision(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int, kind: str, plies: int,
-    filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool, evaluator: Any,
-    time_limit: float = 0.0,
-) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float,
-           float, float | None, float | None, float | None, float | None, int, int]: ...
+    filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool,
+    variance_reduction: bool, evaluator: Any, time_limit: float = 0.0,
+) -> _CubefulDecision: ...
+def _cubeful_rollout_blocks(
+    board: Board, decision: bool, first: int, count: int, cube: CubeState, match: MatchState, met: MatchEquityTable,
+    trials: int, kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int, seed: int,
+    threads: int, stratify: bool, variance_reduction: bool, evaluator: Any, time_limit: float = 0.0,
+) -> npt.NDArray[np.float64]: ...
+def _cubeful_rollout_combine(
+    board: Board, decision: bool, blocks: npt.NDArray[np.float64], cube: CubeState, match: MatchState,
+    met: MatchEquityTable, trials: int, kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int,
+    seed: int, threads: int, stratify: bool, variance_reduction: bool, evaluator: Any,
+) -> _CubefulValue | _CubefulDecision: ...
 
 # --- neural nets (cpp/include/tavli/nnet.h; wrapped by tavli.nn) ---------------------------------
 def net_family(variant: str) -> str: ...

@@ -21,17 +21,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from . import _core
 from ._base.deadline import time_limit_arg
+from ._base.rollout_keywords import RUN_DEFAULTS, RolloutRunKeywords, with_defaults
+from .backends import backend_arg, local_only_time_limit
+from .backends import ray as on_ray
 from .cube import CubeDecision, CubeState, MatchState, _cube_arg, _match_arg, _met_arg
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.11; only read by type checkers
+
     from .board import Board
 
 __all__ = ["CubefulRollout", "RolloutCubeDecision", "decide", "rollout"]
 
 # The keywords a rollout takes (Board.cube_decision(rollout={...}) passes these on).
-ROLLOUT_KEYS = ("trials", "player", "truncate", "seed", "threads", "evaluator", "stratify", "time_limit")
+ROLLOUT_KEYS = ("trials", "player", *RUN_DEFAULTS)
 
 
 @dataclass(frozen=True)
@@ -67,11 +74,12 @@ class RolloutCubeDecision(CubeDecision):
 
 
 # The core's arguments after the board: cube, match, table, then Board.rollout's checked ones.
-CubefulArgs = tuple[CubeState, MatchState, Any, int, str, int, list[tuple[int, int, float]], int, int, int, bool, Any]
+CubefulArgs = tuple[CubeState, MatchState, Any, int, str, int, list[tuple[int, int, float]], int, int, int, bool, bool,
+                    Any]
 
 
-def _args(board: "Board", cube: Any, match: Any, met: Any, trials: Any, player: Any, truncate: Any, seed: Any,
-          threads: Any, evaluator: Any, stratify: Any) -> CubefulArgs:
+def _args(board: "Board", cube: Any, match: Any, met: Any, trials: Any, player: Any,
+          kwargs: dict[str, Any]) -> CubefulArgs:
     from .board import check_rollout_args
 
     cube_s, match_s = _cube_arg(cube), _match_arg(match)
@@ -79,35 +87,68 @@ def _args(board: "Board", cube: Any, match: Any, met: Any, trials: Any, player: 
     if not _core._variant_takes_cube(board.variant):
         raise ValueError(f"{board.variant} has no doubling cube, so no cubeful rollout (cube and match are for "
                          "backgammon, nackgammon and hypergammon)")
-    args = check_rollout_args(board, trials, player, truncate, seed, threads, evaluator, stratify)
+    args = check_rollout_args(board, trials, player, **kwargs)
     if args[1] == "random":
         raise ValueError("player: a cubeful rollout needs a greedy or search player (a random one makes no cube "
                          "decisions)")
     return (cube_s, match_s, _met_arg(met), *args)
 
 
+def _run(board: "Board", decision: bool, cube: Any, match: Any, met: Any, trials: Any, player: Any,
+         kwargs: dict[str, Any], ray: dict[str, Any]) -> tuple[Any, CubefulArgs]:
+    """The core's result tuple of a cubeful rollout (`decision`: of the cube decision), run here or,
+    with backend "ray", sharded on a Ray cluster (`ray`: progress, shard, retries); and the
+    checked arguments."""
+    kw = with_defaults("tavli.cube_rollout", kwargs, RUN_DEFAULTS)
+    time_limit, backend, address = kw.pop("time_limit"), kw.pop("backend"), kw.pop("ray_address")
+    on_cluster = backend_arg(backend, address) == "ray"
+    if ray and not on_cluster:
+        raise TypeError(f"{', '.join(sorted(ray))}: for backend='ray' only")
+    args = _args(board, cube, match, met, trials, player, kw)
+    if not on_cluster:
+        run = _core._cubeful_rollout_decision if decision else _core._cubeful_rollout
+        return run(board, *args, time_limit=time_limit_arg(time_limit)), args
+    local_only_time_limit(time_limit)
+    settings = on_ray.Settings(ray.get("progress"), "trials", address, ray.get("shard"),
+                               ray.get("retries", on_ray.DEFAULT_RETRIES), args[9], align=_core.ROLLOUT_BLOCK)
+    # The arguments as given travel (a core evaluator does not pickle; a tavli.nn.Net does), each
+    # task checks them again.
+    job = (board, decision, (cube, match, met, trials, player, kw))
+    blocks = np.concatenate(settings.run(_shard, job, args[3]))
+    return _core._cubeful_rollout_combine(board, decision, blocks, *args), args
+
+
+def _shard(job: tuple["Board", bool, tuple[Any, Any, Any, Any, Any, dict[str, Any]]], first: int,
+           count: int) -> np.ndarray:
+    """Trials first .. first + count - 1 of a cubeful rollout as the core's block rows: a Ray task."""
+    board, decision, (cube, match, met, trials, player, kw) = job
+    args = _args(board, cube, match, met, trials, player, kw)
+    return _core._cubeful_rollout_blocks(board, decision, first, count, *args)
+
+
 def rollout(board: "Board", cube: Any = None, match: Any = None, trials: int = 1296, player: Any = "greedy", *,
-            truncate: int | None = None, seed: int = 0, threads: int = 1, evaluator: Any = None,
-            stratify: bool = True, time_limit: float | None = None, met: Any = None) -> CubefulRollout:
+            met: Any = None, progress: Any = None, shard: int | None = None, retries: int | None = None,
+            **kwargs: Unpack[RolloutRunKeywords]) -> CubefulRollout:
     """The board's position before the roll, for its side to move, rolled out cubefully: Board.rollout's
     options (player 'greedy' or 'search:N', not 'random'), cube a tavli.CubeState (None: centred
     at 1), match a tavli.MatchState (None: money play), met the match equity table (None:
-    Kazaross-XG2)."""
-    args = _args(board, cube, match, met, trials, player, truncate, seed, threads, evaluator, stratify)
-    eq, eq_se, mwc, mwc_se, done, truncated = _core._cubeful_rollout(board, *args,
-                                                                      time_limit=time_limit_arg(time_limit))
+    Kazaross-XG2). backend="ray": the trials sharded on a Ray cluster (progress, shard and retries
+    as tavli.distributed's), the local result bit for bit."""
+    ray = _ray_settings(progress, shard, retries)
+    r, args = _run(board, False, cube, match, met, trials, player, dict(kwargs), ray)
+    eq, eq_se, mwc, mwc_se, done, truncated = r
     return CubefulRollout(eq, eq_se, mwc, mwc_se, done, truncated, args[0], args[1])
 
 
 def decide(board: "Board", cube: Any = None, match: Any = None, trials: int = 1296, player: Any = "greedy", *,
-           truncate: int | None = None, seed: int = 0, threads: int = 1, evaluator: Any = None, stratify: bool = True,
-           time_limit: float | None = None, met: Any = None) -> RolloutCubeDecision:
+           met: Any = None, progress: Any = None, shard: int | None = None, retries: int | None = None,
+           **kwargs: Unpack[RolloutRunKeywords]) -> RolloutCubeDecision:
     """The cube decision for the board's side to move by a cubeful rollout of No double and
     Double/take on the same dice; rollout()'s arguments."""
     from .players import player_arg
 
-    args = _args(board, cube, match, met, trials, player, truncate, seed, threads, evaluator, stratify)
-    r = _core._cubeful_rollout_decision(board, *args, time_limit=time_limit_arg(time_limit))
+    ray = _ray_settings(progress, shard, retries)
+    r, args = _run(board, True, cube, match, met, trials, player, dict(kwargs), ray)
     available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff = r[:10]
     nd_se, dt_se, nd_mwc_se, dt_mwc_se, difference_se, done, truncated = r[10:]
     cls, _ = _core._cube_efficiency(board)
@@ -115,6 +156,12 @@ def decide(board: "Board", cube: Any = None, match: Any = None, trials: int = 12
     plies = player_arg(player)[1]
     return RolloutCubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies,
                                args[0], args[1], nd_se, dt_se, nd_mwc_se, dt_mwc_se, difference_se, done, truncated)
+
+
+def _ray_settings(progress: Any, shard: Any, retries: Any) -> dict[str, Any]:
+    """The Ray-only arguments that were given."""
+    given = {"progress": progress, "shard": shard, "retries": retries}
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def _static_probabilities(board: "Board", ev: Any) -> Any:

@@ -16,9 +16,10 @@ import numpy as np
 import tavli
 from tavli._base.options import VariantOption
 from tavli._base.position_dict import PositionDict
+from tavli.cube_rollout import CubefulRollout
 from tavli.match_play import best_play
 from tavli.nn.train import TdTrainer, VersusResult, evaluate_vs
-from tavli.results import GameResult
+from tavli.results import GameResult, Rollout
 
 # Positions and their options
 board = tavli.Board("plakoto", mother="at_pin_only")
@@ -36,6 +37,10 @@ bg = tavli.Board("backgammon")
 decision = bg.cube_decision()
 assert_type(decision, tavli.CubeDecision)
 assert_type(decision.dt, float | None)
+# Board.rollout's keywords are one TypedDict (tavli._base.rollout_keywords); its two overloads
+# keep the result types: a Rollout without cube or match, a CubefulRollout with them.
+assert_type(bg.rollout(36, truncate=2, seed=1, variance_reduction=True), Rollout)
+assert_type(bg.rollout(36, cube=tavli.CubeState(), truncate=2, seed=1), CubefulRollout)
 assert_type(best_play(bg, (3, 1), 3, (0, 0)), tavli.Play)
 m = tavli.Match("portes", target=1)
 while not m.roll_opening(5, 3):

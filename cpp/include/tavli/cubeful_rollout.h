@@ -31,10 +31,25 @@
 //
 // Dice as rollout.h's (trial i draws from Rng::derive(seed, i); the first roll, and the second in
 // complete blocks of 1296, stratified), so the result does not depend on the thread count; no
-// random player (it makes no cube decisions); no shards (tavli.distributed) yet.
+// random player (it makes no cube decisions).
+//
+// Variance reduction (rollout.h's `variance_reduction`, rollout_luck.h): the luck of each roll is
+// measured in the cubeful value at the trial's cube state as it stands before the roll (after
+// any double and its answer), as gnubg does: the value for the side on roll of that roll's best
+// cubeful play, less the mean over the 21 rolls, at the player's depth (greedy: the 0-ply
+// cubeful values of the results; search:N: cubeful_analyze N plies deep); each line's trial
+// counts its value less the summed luck of its rolls.
+//
+// Shards (tavli.distributed), as rollout.h's: the trials' values are reduced in rollout.h's
+// blocks of kRolloutBlock consecutive trials (a position rollout: field 0 the value; a decision:
+// 0 No double, 1 Double/take, 2 their difference; absolute values, money points or MWC, and the
+// truncated count of both lines), cubeful_rollout_blocks plays any range of them that starts on
+// a block boundary, and the combine functions fold the blocks of all trials, in order, into
+// exactly what cubeful_rollout and cubeful_rollout_decision return (they are those two steps).
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tavli/cube.h"
 #include "tavli/cubeful.h"
@@ -44,7 +59,7 @@
 namespace tavli {
 
 struct CubefulRolloutOptions {
-  RolloutOptions rollout;  // trials, player (greedy or search), truncate, seed, threads, stratify
+  RolloutOptions rollout;  // trials, player (greedy or search), truncate, seed, threads, stratify, variance_reduction
   CubeState cube;
   MatchState match;                       // money play: length 0
   const MatchEquityTable* met = nullptr;  // match play: covers match.length
@@ -71,5 +86,21 @@ CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Pla
                                     const CubefulRolloutOptions& opt);
 CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
                                                 const Evaluator& ev, const CubefulRolloutOptions& opt);
+
+// Trials first .. first + count - 1 (first a multiple of kRolloutBlock, first + count <=
+// opt.rollout.trials) of the position rollout (`decision` false) or the cube decision rollout
+// (true) that `opt` describes, one RolloutMoments per block in block order.
+std::vector<RolloutMoments> cubeful_rollout_blocks(const Position& pos, const Rules& rules, Player mover,
+                                                   const Evaluator& ev, const CubefulRolloutOptions& opt,
+                                                   bool decision, std::int64_t first, std::int64_t count);
+
+// The results from the blocks of all the rollout's trials (the same arguments), in block order;
+// std::invalid_argument when they do not hold opt.rollout.trials trials.
+CubefulRolloutValue combine_cubeful_rollout(const Position& pos, const Rules& rules, Player mover,
+                                            const Evaluator& ev, const CubefulRolloutOptions& opt,
+                                            const std::vector<RolloutMoments>& blocks);
+CubefulRolloutDecision combine_cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
+                                                        const Evaluator& ev, const CubefulRolloutOptions& opt,
+                                                        const std::vector<RolloutMoments>& blocks);
 
 }  // namespace tavli

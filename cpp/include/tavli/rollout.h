@@ -18,6 +18,13 @@
 //    trials after the last complete block (all of them when trials < 1296) roll their second roll
 //    from their generator: a block cut short would over-weight the low second rolls, a bias.
 //  Without `stratify` every roll comes from the trial's generator (for comparisons).
+// Variance reduction by luck adjustment (`variance_reduction`, rollout_luck.h; greedy and search
+// players): each trial's outcome, field by field, less the summed luck of its rolls (every roll
+// of the trial, the stratified ones too: a stratum's luck averages to zero over its 36
+// outcomes). The same games are played; only what each trial counts changes, an unbiased
+// estimate whose fields may leave [0, 1] trial by trial. It costs a lookahead over the 21 rolls
+// at every ply (about 20 times the player's own work per ply) and pays where the dice decide
+// most of a trial's result (tests/test_rollout.py measures the standard error it saves).
 //
 // Standard errors are the sample standard deviation of the trials' outcomes / sqrt(trials). With
 // stratification that is conservative: it includes the variance between strata, which
@@ -37,6 +44,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tavli/eval.h"
@@ -55,6 +63,7 @@ struct RolloutOptions {
   std::uint64_t seed = 0;
   int threads = 1;
   bool stratify = true;
+  bool variance_reduction = false;  // luck adjustment (above); not with the random player
 };
 
 struct RolloutResult {
@@ -77,10 +86,12 @@ struct RolloutMoments {
   double m2[kFields] = {};  // sum of squared deviations from the mean
 
   void add(const Probabilities& p, bool was_truncated);
+  void add(const double (&x)[kFields], std::int64_t truncated_count);  // one trial's values
   void merge(const RolloutMoments& next);  // `next` holds the trials that follow this one's
 };
 
-// Throws std::invalid_argument naming a bad option (trials, truncate, threads) or a finished game.
+// Throws std::invalid_argument naming a bad option (trials, truncate, threads, variance
+// reduction with the random player) or a finished game.
 void check_rollout_options(const Position& pos, const Rules& rules, const RolloutOptions& opt);
 
 // The dice of ply `ply` (0: the original mover's first roll) of trial i, stratified as above;
@@ -98,5 +109,18 @@ std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rul
 
 // The rollout's result from the blocks of all its trials, in block order.
 RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks);
+
+// The blocks of all trials' moments, in block order (the whole rollout: every block), and the
+// sample standard error of a mean from its folded moments (0 for a single trial).
+RolloutMoments fold_blocks(const std::vector<RolloutMoments>& blocks);
+double std_error_of(const RolloutMoments& m, int field);
+
+// Runs `trial(i, x)` (filling trial i's values, unused ones left 0, and returning how many of its
+// lines were truncated) for trials first .. first + count - 1 on opt.threads threads and reduces
+// them into blocks of kRolloutBlock trials in trial order, as rollout_blocks does (cubeful
+// rollouts shard the same way). Throws std::invalid_argument for a bad range.
+using RolloutTrial = std::function<std::int64_t(std::int64_t, double (&)[RolloutMoments::kFields])>;
+std::vector<RolloutMoments> reduce_trials(const RolloutOptions& opt, std::int64_t first, std::int64_t count,
+                                          const RolloutTrial& trial);
 
 }  // namespace tavli

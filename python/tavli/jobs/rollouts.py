@@ -11,6 +11,7 @@ import numpy as np
 from .. import _core
 from .._base.args import as_int_array, int_arg, require_bool
 from .._base.progress import reporter
+from .._base.rollout_keywords import ROLLOUT_DEFAULTS
 from ..backends import backend_arg
 from ..backends import ray as on_ray
 from ..backends.local import concatenate
@@ -28,6 +29,7 @@ def rollout_data(
     threads: int = 1,
     evaluator: Any = None,
     stratify: bool = True,
+    variance_reduction: bool = False,
     progress: Callable[[int, int], Any] | bool | None = None,
     backend: str = "local",
     ray_address: str | None = None,
@@ -38,24 +40,27 @@ def rollout_data(
     tavli.Rng.derive(seed, k), so the rows' dice are independent and a row's result does not
     depend on the others. Returns probabilities (N, 7) float32, equity (N,) float64, std_errors
     (N, 7) float32, equity_std_error (N,) float64 and truncated (N,) int64, from each row's side to
-    move. `backend="ray"`: the same arrays from a Ray cluster (tavli.distributed.rollout_data)."""
-    stratify = require_bool("stratify", stratify)
+    move. `variance_reduction`: Board.rollout's. `backend="ray"`: the same arrays from a Ray
+    cluster (tavli.distributed.rollout_data). (Its rollout keywords are Board.rollout's,
+    tavli._base.rollout_keywords.RolloutKeywords, written out here: **options carries the
+    variant's options, and a TypedDict with extra keys of any name (PEP 728) is not yet typed.)"""
+    rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
+                               "stratify": require_bool("stratify", stratify),
+                               "variance_reduction": require_bool("variance_reduction", variance_reduction)}
     if backend_arg(backend, ray_address) == "ray":
-        return rollout_data_on_ray(positions, variant, trials, player, truncate=truncate, seed=seed,
-                                   threads=threads, evaluator=evaluator, stratify=stratify, progress=progress,
-                                   address=ray_address, **options)
-    rows = checked_rows(positions, variant, trials, player, truncate, seed, threads, evaluator, stratify, options)
-    return _rollout_rows(rows, 0, variant, trials, player, truncate, seed, threads, evaluator, stratify, options,
-                         reporter(progress, "positions"))
+        return rollout_data_on_ray(positions, variant, trials, player, progress=progress, address=ray_address,
+                                   **rollout, **options)
+    rows = checked_rows(positions, variant, trials, player, rollout, options)
+    return _rollout_rows(rows, 0, variant, trials, player, rollout, options, reporter(progress, "positions"))
 
 
-def checked_rows(positions: Any, variant: str, trials: Any, player: Any, truncate: Any, seed: Any, threads: Any,
-                 evaluator: Any, stratify: Any, options: dict[str, Any]) -> np.ndarray:
+def checked_rows(positions: Any, variant: str, trials: Any, player: Any, rollout: dict[str, Any],
+                 options: dict[str, Any]) -> np.ndarray:
     """The rows as a (N, 64) uint8 array, every row a position of `variant` that is not over, and
     the rollout's arguments valid: ValueError naming the first problem."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
-    check_rollout_args(Board(variant, **options), trials, player, truncate, seed, threads, evaluator, stratify)
+    check_rollout_args(Board(variant, **options), trials, player, **rollout)
     rows = as_int_array(positions, "positions", "uint8")
     if rows.ndim != 2 or rows.shape[1] != _core.ROW_BYTES:
         raise ValueError(f"positions: expected an array of shape (N, {_core.ROW_BYTES}), got {rows.shape}")
@@ -69,9 +74,8 @@ def checked_rows(positions: Any, variant: str, trials: Any, player: Any, truncat
     return rows
 
 
-def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, player: Any, truncate: Any, seed: Any,
-                  threads: Any, evaluator: Any, stratify: Any, options: dict[str, Any],
-                  progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
+def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, player: Any, rollout: dict[str, Any],
+                  options: dict[str, Any], progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
     """Rows first, first + 1, ... of a run (seeds derived from their index in the run)."""
     n = len(rows)
     out: dict[str, np.ndarray] = {
@@ -83,8 +87,7 @@ def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, playe
     }
     for k, row in enumerate(rows):
         r = Board.from_array(row, variant, **options).rollout(
-            trials, player, truncate=truncate, seed=_core.Rng.derive(int(seed), first + k), threads=threads,
-            evaluator=evaluator, stratify=stratify)
+            trials, player, **{**rollout, "seed": _core.Rng.derive(int(rollout["seed"]), first + k)})
         out["probabilities"][k] = r.probabilities
         out["equity"][k] = r.equity
         out["std_errors"][k] = r.std_errors
@@ -107,9 +110,14 @@ def rollout_data_on_ray(*args: Any, address: str | None = None, shard: int | Non
     arguments, the same arrays, each task rolling out `shard` consecutive rows (row k with the seed
     Rng.derive(seed, k), wherever it runs)."""
     kw = on_ray.forwarded(rollout_data, args, kwargs, refused=("backend", "ray_address"), flatten=False)
-    positions, progress, threads = kw.pop("positions"), kw.pop("progress"), kw["threads"]
-    rows = checked_rows(positions, **kw)
-    settings = on_ray.Settings(progress, "positions", address, shard, retries, int_arg("threads", threads, 1, 1024))
+    positions, progress = kw.pop("positions"), kw.pop("progress")
+    rollout = {name: kw.pop(name) for name in ROLLOUT_DEFAULTS}
+    rollout["stratify"] = require_bool("stratify", rollout["stratify"])
+    rollout["variance_reduction"] = require_bool("variance_reduction", rollout["variance_reduction"])
+    job = {**kw, "rollout": rollout}
+    rows = checked_rows(positions, **job)
+    settings = on_ray.Settings(progress, "positions", address, shard, retries,
+                               int_arg("threads", rollout["threads"], 1, 1024))
     if len(rows) == 0:
-        return _rollout_rows(rows, 0, **kw)
-    return concatenate(settings.run(_rollout_data_shard, (rows, kw), len(rows)))
+        return _rollout_rows(rows, 0, **job)
+    return concatenate(settings.run(_rollout_data_shard, (rows, job), len(rows)))

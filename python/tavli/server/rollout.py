@@ -27,6 +27,9 @@ class RolloutRequest(BaseModel):
     player: Literal["greedy", "heuristic", "random"] = Field("greedy", description="The play on both sides (0-ply).")
     truncate: int | None = Field(None, ge=1, le=1000, description="Value each trial by the evaluator after so many plies.")
     seed: int = Field(0, ge=0, le=2**53, description="Trial i plays with the generator (seed, i).")
+    variance_reduction: bool = Field(False, description="gnubg's luck adjustment: each trial less the luck of its "
+                                     "rolls (a lookahead over the 21 rolls): a smaller standard error for about 20 "
+                                     "times the work per trial (greedy and heuristic players).")
     cube: dict[str, Any] | None = Field(None, description="#/$defs/cubeState: with it (or match) a cubeful rollout "
                                         "of the cube decision, No double and Double/take on the same dice "
                                         "(backgammon, nackgammon, hypergammon; player greedy or heuristic).")
@@ -74,7 +77,7 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
                             "cube decisions)")
         try:
             d = decide(board, cube, match, body.trials, body.player, truncate=body.truncate, seed=body.seed,
-                       time_limit=max(budget.left(), 0.001))
+                       variance_reduction=body.variance_reduction, time_limit=max(budget.left(), 0.001))
         except TimeoutError:
             raise api_error("trials", f"{body.trials} cubeful trials do not fit in the request's CPU budget "
                             f"({budget.seconds:g} s): ask for fewer, or truncate them") from None
@@ -93,12 +96,12 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
             return roll_out_cubefully(body, board, budget)
         try:
             r = board.rollout(body.trials, body.player, truncate=body.truncate, seed=body.seed,
-                              time_limit=max(budget.left(), 0.001))
+                              variance_reduction=body.variance_reduction, time_limit=max(budget.left(), 0.001))
         except TimeoutError:
             raise api_error("trials", f"{body.trials} trials do not fit in the request's CPU budget "
                             f"({budget.seconds:g} s): ask for fewer, or truncate them") from None
         except ValueError as e:
-            raise api_error("position", str(e)) from None
+            raise api_error("variance_reduction" if "variance_reduction" in str(e) else "position", str(e)) from None
         return JSONResponse(rollout_to_json(r))
 
     @app.post(f"{api}/rollout", tags=["analysis"])
