@@ -11,6 +11,7 @@
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
 #include "tavli/playout.h"
+#include "tavli/scratch.h"
 
 namespace tavli {
 namespace {
@@ -18,6 +19,26 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const MoveFilter kRootFilter{0, 8, 0.16f};  // search.h's defaults
 const MoveFilter kInnerFilter{0, 0, 0.0f};
+
+// One roll's work at a node: its plays and their values. Leased per thread (scratch.h) and kept
+// between nodes: a move list is megabytes, too big to build at every node.
+struct RollScratch {
+  MoveList list;
+  std::vector<double> vals;  // vals[i * states + s]: play i's value in state s
+  std::vector<int> keep;     // the plays searched to the full depth
+  std::vector<Position> children, batch;
+  std::vector<int> where;
+  std::vector<char> over;
+  std::vector<Probabilities> probs;
+  std::vector<double> v;
+};
+
+// A node's cube states (expand's) and its values of playing on in them.
+struct NodeScratch {
+  std::vector<CubeState> states;
+  std::vector<int> nd, dt;
+  std::vector<double> r, best;
+};
 
 class CubefulSearch {
  public:
@@ -104,14 +125,18 @@ class CubefulSearch {
         }
       memo = &memo_.emplace(key, Memo{pos, depth, lvl, mover, cubes, {}})->second;
     }
-    std::vector<CubeState> states;
-    std::vector<int> nd, dt;
+    Scratch<NodeScratch> scratch;
+    std::vector<CubeState>& states = scratch->states;
+    std::vector<int>&nd = scratch->nd, &dt = scratch->dt;
+    std::vector<double>& r = scratch->r;
+    states.clear();
+    nd.clear();
+    dt.clear();
     expand(cubes, mover, states, nd, dt);
-    std::vector<double> r;
     if (depth == 0) {
       leaf(pos, *p, mover, states, r);
     } else {
-      play_on(pos, mover, states, depth, level, r);
+      play_on(pos, mover, states, depth, level, r, scratch->best);
     }
     out.resize(cubes.size());
     for (std::size_t i = 0; i < cubes.size(); ++i) out[i] = act(mover, cubes[i], r, nd[i], dt[i]);
@@ -131,10 +156,9 @@ class CubefulSearch {
 
   // The average over the mover's rolls of his best play, for each state (the cube left as it is).
   void play_on(const Position& pos, Player mover, const std::vector<CubeState>& states, int depth, int level,
-               std::vector<double>& out) {
+               std::vector<double>& out, std::vector<double>& best) {
     check_stop();
     out.assign(states.size(), 0.0);
-    std::vector<double> best;
     for (const WeightedRoll& wr : all_rolls()) {
       best_after_roll(pos, mover, wr.dice, states, depth, level, best);
       for (std::size_t s = 0; s < states.size(); ++s) out[s] += best[s] * wr.weight / 36.0;
@@ -144,58 +168,62 @@ class CubefulSearch {
   // The mover's best play for `dice`, valued in each state (play_on's term for one roll).
   void best_after_roll(const Position& pos, Player mover, Dice dice, const std::vector<CubeState>& states, int depth,
                        int level, std::vector<double>& best) {
-    MoveList list;
-    std::vector<std::vector<double>> vals;
-    std::vector<int> keep;
-    thread_generator().generate(pos, rules_, dice, list);
-    plays(pos, mover, list, states, depth, level, vals, keep);
-    best.assign(states.size(), -std::numeric_limits<double>::infinity());
-    for (std::size_t s = 0; s < states.size(); ++s)
-      for (int i : keep) best[s] = std::max(best[s], vals[static_cast<std::size_t>(i)][s]);
+    Scratch<RollScratch> scratch;
+    RollScratch& w = *scratch;
+    thread_generator().generate(pos, rules_, dice, w.list);
+    plays(pos, mover, w.list, states, depth, level, w);
+    const std::size_t ns = states.size();
+    best.assign(ns, -std::numeric_limits<double>::infinity());
+    for (std::size_t s = 0; s < ns; ++s)
+      for (int i : w.keep) best[s] = std::max(best[s], w.vals[static_cast<std::size_t>(i) * ns + s]);
   }
 
-  // The mover's value of each play of `list` in each state, its result searched depth - 1 plies;
-  // `keep` the plays searched that deep (the others hold their 0-ply values).
+  // The mover's value of each play of `list` in each state (w.vals), its result searched
+  // depth - 1 plies; w.keep the plays searched that deep (the others hold their 0-ply values).
   void plays(const Position& pos, Player mover, const MoveList& list, const std::vector<CubeState>& states, int depth,
-             int level, std::vector<std::vector<double>>& vals, std::vector<int>& keep) {
+             int level, RollScratch& w) {
     const Player opp = other(mover);
     const int n = list.size();
-    vals.assign(static_cast<std::size_t>(n), std::vector<double>(states.size()));
-    std::vector<Position> children, batch;
-    std::vector<int> where;
-    std::vector<bool> over(static_cast<std::size_t>(n), false);
+    const std::size_t ns = states.size();
+    std::vector<double>& vals = w.vals;
+    vals.assign(static_cast<std::size_t>(n) * ns, 0.0);
+    w.children.clear();
+    w.batch.clear();
+    w.where.clear();
+    w.over.assign(static_cast<std::size_t>(n), 0);
     for (int i = 0; i < n; ++i) {
       const PlyResult step = advance(pos, list[i], rules_, mover);
       const Position& child = step.position;
-      children.push_back(child);
+      w.children.push_back(child);
       if (const auto& o = step.outcome) {
         if (o->winner < 0) throw std::invalid_argument("the cubeful search takes games without draws");
-        over[static_cast<std::size_t>(i)] = true;
-        for (std::size_t s = 0; s < states.size(); ++s)
-          vals[static_cast<std::size_t>(i)][s] = result(mover, static_cast<Player>(o->winner), o->points, states[s]);
+        w.over[static_cast<std::size_t>(i)] = 1;
+        for (std::size_t s = 0; s < ns; ++s)
+          vals[static_cast<std::size_t>(i) * ns + s] =
+              result(mover, static_cast<Player>(o->winner), o->points, states[s]);
       } else {
-        batch.push_back(child);
-        where.push_back(i);
+        w.batch.push_back(child);
+        w.where.push_back(i);
       }
     }
-    std::vector<Probabilities> probs(batch.size());
-    if (!batch.empty()) {
-      ev_.evaluate(batch.data(), static_cast<int>(batch.size()), rules_, probs.data());
-      nodes += static_cast<std::int64_t>(batch.size());
+    w.probs.resize(w.batch.size());
+    if (!w.batch.empty()) {
+      ev_.evaluate(w.batch.data(), static_cast<int>(w.batch.size()), rules_, w.probs.data());
+      nodes += static_cast<std::int64_t>(w.batch.size());
     }
-    std::vector<double> v;
-    for (std::size_t k = 0; k < batch.size(); ++k) {
-      node(batch[k], opp, states, 0, level + 1, &probs[k], v);
-      for (std::size_t s = 0; s < states.size(); ++s) vals[static_cast<std::size_t>(where[k])][s] = flip(v[s]);
+    std::vector<double>& v = w.v;
+    for (std::size_t k = 0; k < w.batch.size(); ++k) {
+      node(w.batch[k], opp, states, 0, level + 1, &w.probs[k], v);
+      for (std::size_t s = 0; s < ns; ++s) vals[static_cast<std::size_t>(w.where[k]) * ns + s] = flip(v[s]);
     }
-    keep.resize(static_cast<std::size_t>(n));
-    std::iota(keep.begin(), keep.end(), 0);
+    w.keep.resize(static_cast<std::size_t>(n));
+    std::iota(w.keep.begin(), w.keep.end(), 0);
     if (depth == 1) return;
-    select(vals, filter(level), keep);
-    for (int i : keep) {
-      if (over[static_cast<std::size_t>(i)]) continue;
-      node(children[static_cast<std::size_t>(i)], opp, states, depth - 1, level + 1, nullptr, v);
-      for (std::size_t s = 0; s < states.size(); ++s) vals[static_cast<std::size_t>(i)][s] = flip(v[s]);
+    select(vals, ns, filter(level), w.keep);
+    for (int i : w.keep) {
+      if (w.over[static_cast<std::size_t>(i)]) continue;
+      node(w.children[static_cast<std::size_t>(i)], opp, states, depth - 1, level + 1, nullptr, v);
+      for (std::size_t s = 0; s < ns; ++s) vals[static_cast<std::size_t>(i) * ns + s] = flip(v[s]);
     }
   }
 
@@ -205,22 +233,22 @@ class CubefulSearch {
   }
 
   // search.h's move filter on the values in the first state, in the units of its equities.
-  void select(const std::vector<std::vector<double>>& vals, const MoveFilter* f, std::vector<int>& keep) const {
+  // vals as plays' (RollScratch::vals, `ns` states a play).
+  void select(const std::vector<double>& vals, std::size_t ns, const MoveFilter* f, std::vector<int>& keep) const {
     if (!f) return;
+    auto first = [&](int i) { return vals[static_cast<std::size_t>(i) * ns]; };
     std::vector<int> order = keep;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return vals[static_cast<std::size_t>(a)][0] > vals[static_cast<std::size_t>(b)][0];
-    });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return first(a) > first(b); });
     // The threshold is in equity: money in points (the cube value included), match as 2 x MWC.
     const double scale = money() ? 1.0 : 2.0;
-    const double best = vals[static_cast<std::size_t>(order[0])][0];
+    const double best = first(order[0]);
     keep.clear();
     int extra = 0;
     for (std::size_t k = 0; k < order.size(); ++k) {
       const int i = order[k];
       if (static_cast<int>(k) <= f->accept) {
         keep.push_back(i);
-      } else if (extra < f->extra && scale * (best - vals[static_cast<std::size_t>(i)][0]) <= f->threshold) {
+      } else if (extra < f->extra && scale * (best - first(i)) <= f->threshold) {
         keep.push_back(i);
         ++extra;
       }
@@ -285,16 +313,17 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
   check_arguments(rules, cube, match, met, opt);
   if (game_outcome(pos, rules, mover)) throw IllegalMove("the game is over: there are no legal plays");
   CubefulSearch search(rules, ev, match, met, opt.filters);
-  MoveList list;
-  thread_generator().generate(pos, rules, dice, list);
+  Scratch<RollScratch> scratch;
+  const MoveList& list = scratch->list;
+  thread_generator().generate(pos, rules, dice, scratch->list);
   const std::vector<CubeState> cubes{cube};
-  std::vector<std::vector<double>> vals;
-  std::vector<int> keep;
+  std::vector<double>& vals = scratch->vals;  // one state: vals[i] is play i's value
+  std::vector<int>& keep = scratch->keep;
   // 0 plies: every play (its result's 0-ply cubeful value); the filter picks those to search deeper.
-  search.plays(pos, mover, list, cubes, 1, 0, vals, keep);
+  search.plays(pos, mover, list, cubes, 1, 0, *scratch);
   // At the root, as search.h: full width at 1 ply, the default root filter deeper, or filters[0].
   const MoveFilter* root = !opt.filters.empty() ? &opt.filters[0] : opt.plies >= 2 ? &kRootFilter : nullptr;
-  if (opt.plies >= 1) search.select(vals, root, keep);
+  if (opt.plies >= 1) search.select(vals, 1, root, keep);
   if (list.size() == 1) keep = {0};
   std::vector<int> depth_of(static_cast<std::size_t>(list.size()), 0);
   for (int i : keep) depth_of[static_cast<std::size_t>(i)] = opt.plies;
@@ -306,26 +335,26 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
       const int i = keep[k];
       const PlyResult step = advance(pos, list[i], rules, mover);
       if (step.outcome) {  // exact already
-        deep[k] = vals[static_cast<std::size_t>(i)][0];
+        deep[k] = vals[static_cast<std::size_t>(i)];
         return;
       }
       std::vector<double> v;
       s.node(step.position, step.to_move, cubes, opt.plies, 1, nullptr, v);
       deep[k] = s.flip(v[0]);
     });
-    for (std::size_t k = 0; k < keep.size(); ++k) vals[static_cast<std::size_t>(keep[k])][0] = deep[k];
+    for (std::size_t k = 0; k < keep.size(); ++k) vals[static_cast<std::size_t>(keep[k])] = deep[k];
   }
   std::vector<int> order(static_cast<std::size_t>(list.size()));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
     if (depth_of[ia] != depth_of[ib]) return depth_of[ia] > depth_of[ib];
-    return vals[ia][0] > vals[ib][0];
+    return vals[ia] > vals[ib];
   });
   CubefulAnalysis out;
   out.plies = opt.plies;
   for (int i : order) {
-    const double value = vals[static_cast<std::size_t>(i)][0];
+    const double value = vals[static_cast<std::size_t>(i)];
     out.plays.push_back(CubefulPlayValue{list[i], search.normalised(value, mover, cube), match.money() ? kNaN : value,
                                          depth_of[static_cast<std::size_t>(i)]});
   }
