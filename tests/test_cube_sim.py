@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tavli
+from helpers import make_board
 from tavli.cube_sim import points_per_game
 
 # Recorded at 8bdaf95, before the cube hook existed: cubeless self-play must stay bit-identical.
@@ -219,3 +220,33 @@ def test_the_ray_entry_points_forward_the_cube():
         distributed.simulate("fevga", 2, cube=True)
     with pytest.raises(ValueError, match="tavla has no doubling cube"):
         distributed.simulate_matches("tavla", 2, cube=True)
+
+
+def hyper_gammon_ending() -> np.ndarray:
+    """Hypergammon with jacoby_always: White (on roll) has his last checker on his ace point, a
+    certain win; Black's three checkers stand on the mid-board, none borne off and none in White's
+    home: on the board a gammon (RULES-KIN.md hypergammon)."""
+    return make_board("hypergammon", {23: 1}, {12: 3}, jacoby_always=True).to_array()
+
+
+def play_hyper(cube, players=("heuristic", "heuristic")):
+    return tavli.simulate("hypergammon", 2, players, start=hyper_gammon_ending(), cube=cube, seed=1,
+                          jacoby_always=True)
+
+
+def test_hypergammon_jacoby_always_counts_gammons_once_the_cube_is_turned():
+    # Without the cube every win is single (H-JACOBY).
+    r = play_hyper(False)
+    assert (r["kind"] == 1).all() and (r["points"] == 1).all()
+    # With the cube centred (White never doubles) the gammon on the board counts single.
+    r = play_hyper({"players": (False, True)})
+    assert (r["kind"] == 2).all() and (r["points"] == 2).all()
+    assert (r["cube"] == 1).all() and (r["scored"] == 1).all()
+    # White doubles (No double +1 under the rule, Double/pass +1, Double/take +4) and Black, who
+    # does not handle the cube, takes: the gammon with the cube turned counts 2 x the cube of 2.
+    r = play_hyper({"players": (True, False)})
+    assert (r["cube"] == 2).all() and (r["cube_owner"] == 1).all() and not r["passed"].any()
+    assert (r["kind"] == 2).all() and (r["scored"] == 4).all()
+    # In a match the rule holds too: a centred cube's gammon scores one point.
+    r = play_hyper({"players": (False, True), "match": tavli.MatchState(5)})
+    assert (r["kind"] == 2).all() and (r["scored"] == 1).all()

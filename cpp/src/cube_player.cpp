@@ -57,9 +57,21 @@ void validate_cube_sim(const Rules& rules, const CubeSimOptions& opt) {
   }
 }
 
-int cube_score(const CubeState& cube, const MatchState& match, int points) {
-  const bool jacoby_single = match.money() && cube.jacoby && cube.centred();
+int cube_score(const CubeState& cube, const MatchState& match, int points, bool jacoby_always) {
+  const bool jacoby_single = ((match.money() && cube.jacoby) || jacoby_always) && cube.centred();
   return cube.value * (jacoby_single ? std::min(points, 1) : points);
+}
+
+Rules cube_game_rules(const Rules& rules) {
+  Rules r = rules;
+  if (r.jacoby_always) r.scoring = Scoring::Backgammon;
+  return r;
+}
+
+CubeReferee::CubeReferee(const CubeSimOptions& opt, const Rules& rules)
+    : opt_(opt), cube_(opt.cube), jacoby_always_(rules.jacoby_always) {
+  // In money play the option is the Jacoby rule, which the cube decisions know.
+  if (jacoby_always_ && opt.match.money()) cube_.jacoby = true;
 }
 
 bool CubeReferee::before_roll(const PlayerSpec players[2], const Position& pos, const Rules& rules, Player mover,
@@ -115,7 +127,7 @@ MatchUtility CubeReferee::utility(Player mover) const {
 void CubeReferee::finish(GameSummary& out) const {
   out.cube = cube_.value;
   out.cube_owner = static_cast<std::int8_t>(cube_.owner);
-  out.scored = out.kind == 0 ? 0 : cube_score(cube_, opt_.match, out.points);
+  out.scored = out.kind == 0 ? 0 : cube_score(cube_, opt_.match, out.points, jacoby_always_);
 }
 
 std::vector<MatchSummary> simulate_cube_matches(const Rules& rules, int target, const PlayerSpec players[2],

@@ -61,8 +61,12 @@ OpeningThrow roll_opening(const Rules& rules, Rng& rng) {
   return o;
 }
 
-GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
+GameSummary play_game(const Rules& given, const PlayerSpec players[2], std::uint64_t seed, const SimOptions& opt,
                       Trajectory* trajectory) {
+  // With the cube, Hypergammon's jacoby_always scores gammons on the board (cube_player.h).
+  std::optional<Rules> with_cube;
+  if (opt.cube && given.jacoby_always) with_cube = cube_game_rules(given);
+  const Rules& rules = with_cube ? *with_cube : given;
   Rng rng(seed);
   GameSummary out;
   Position pos;
@@ -83,7 +87,7 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
   MoveList& list = *plays;
   std::uint8_t row[kRowBytes];
   std::optional<CubeReferee> cube;
-  if (opt.cube) cube.emplace(*opt.cube);
+  if (opt.cube) cube.emplace(*opt.cube, given);
   for (int ply = 0; ply < opt.max_plies; ++ply) {
     check_stop();
     // The cube before the roll (the opening roll's dice are thrown already); draws no dice.

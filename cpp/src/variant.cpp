@@ -120,8 +120,8 @@ std::vector<VariantInfo> build_table() {
                StartLayout::Hyper, true,
                {{"checkers", {{"3"}, {"2"}, {"1"}}, 0, true, "checkers per side (gnubg hypergammon1..3)"},
                 {"jacoby_always", {{"false", "no", "0", "off"}, {"true", "yes", "1", "on"}}, 0, false,
-                 "gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube "
-                 "yet, so every win is then single (H-JACOBY)"}},
+                 "gammons count only once the cube is turned, in every game (PlayStrategy): without the cube "
+                 "every win is single, with it a gammon counts once the cube has been doubled (H-JACOBY)"}},
                true});
   t.back().facts = {"backgammon", "tesauro", NextStarter::RollOff, 5};
   return t;
@@ -236,7 +236,8 @@ void apply_option_values(Rules& r) {
       break;
     case Variant::Hypergammon:
       r.checkers = std::stoi(value("checkers"));
-      r.scoring = value("jacoby_always") == "true" ? Scoring::Single : Scoring::Backgammon;
+      r.jacoby_always = value("jacoby_always") == "true";
+      r.scoring = r.jacoby_always ? Scoring::Single : Scoring::Backgammon;
       break;
     case Variant::Jacquet:
       r.runner_threshold = std::stoi(value("runner_threshold"));

@@ -18,6 +18,10 @@
 //
 // Scoring: the winner scores cube value x game value; with the Jacoby rule a gammon or backgammon
 // counts single while the cube is centred; a pass scores the cube's value before the double.
+// Hypergammon with jacoby_always (RULES-KIN.md H-JACOBY) is played with the cube by
+// cube_game_rules: gammons on the board as in backgammon, counted single while the cube is
+// centred, in money play (the Jacoby rule, which the cube decisions then see) and in matches
+// (there the decisions still value a centred cube's gammons: the match formulas have no Jacoby).
 //
 // Matches (simulate_cube_matches): backgammon-family games to `target` points with the Crawford
 // rule: the first game after a side reaches one-away is the Crawford game (no doubling), the
@@ -51,7 +55,8 @@ void validate_cube_sim(const Rules& rules, const CubeSimOptions& opt);
 // The cube of one game as play_game runs it: two calls in its loop.
 class CubeReferee {
  public:
-  explicit CubeReferee(const CubeSimOptions& opt) : opt_(opt), cube_(opt.cube) {}
+  // `rules`: the game's, as given (not cube_game_rules').
+  CubeReferee(const CubeSimOptions& opt, const Rules& rules);
 
   // Before `mover` rolls in `pos` (mover-relative): he may double and the other answers. Returns
   // true when the game ended by a pass; `out` then says so (winner, a single, passed, scored).
@@ -68,10 +73,16 @@ class CubeReferee {
 
   const CubeSimOptions& opt_;
   CubeState cube_;
+  bool jacoby_always_;
 };
 
-// Points the winner scores when a game ends with `points` on the board and the cube at `cube`.
-int cube_score(const CubeState& cube, const MatchState& match, int points);
+// The rules a game with the cube is played by: `rules`, but Hypergammon's jacoby_always scores
+// its gammons on the board (cube_score counts them single while the cube is centred).
+Rules cube_game_rules(const Rules& rules);
+
+// Points the winner scores when a game ends with `points` on the board and the cube at `cube`;
+// `jacoby_always`: the Jacoby rule in matches too (Hypergammon's option).
+int cube_score(const CubeState& cube, const MatchState& match, int points, bool jacoby_always = false);
 
 // Whole matches with the cube; the summaries as simulate_matches gives them. `opt.match.length`
 // is ignored (the target is).

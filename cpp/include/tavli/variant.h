@@ -159,6 +159,10 @@ struct Rules {
   bool dead_position_draw = false;
 
   Scoring scoring = Scoring::SingleDouble;
+  // Hypergammon's jacoby_always (RULES-KIN.md H-JACOBY): gammons count only once the cube has been
+  // turned. Without a cube every win is single (scoring Single); a game with the cube is scored
+  // as backgammon with the Jacoby rule (cube_player.h's cube_game_rules and cube_score).
+  bool jacoby_always = false;
 
   // Option values as chosen, one index per OptionSpec of the variant (for dicts and IDs).
   std::vector<int> option_index;

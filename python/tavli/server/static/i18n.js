@@ -258,8 +258,8 @@ window.TAVLI_I18N = {
       "οι πλευρές κινούνται αντίθετα (κάθε πηγή κανόνων) ή παράλληλα (η ανάγνωση του πλαισίου της Φεύγας, W-MOVE)",
     "help_checkers per side (gnubg hypergammon1..3)":
       "πούλια ανά πλευρά (gnubg hypergammon1..3)",
-    "help_gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube yet, so every win is then single (H-JACOBY)":
-      "τα διπλά μετρούν μόνο αφού γυρίσει ο κύβος, σε κάθε παιχνίδι (PlayStrategy)· χωρίς γυρισμένο κύβο κάθε νίκη είναι μονή (H-JACOBY)",
+    "help_gammons count only once the cube is turned, in every game (PlayStrategy): without the cube every win is single, with it a gammon counts once the cube has been doubled (H-JACOBY)":
+      "τα διπλά μετρούν μόνο αφού γυρίσει ο κύβος, σε κάθε παιχνίδι (PlayStrategy): χωρίς κύβο κάθε νίκη είναι μονή, με κύβο το διπλό μετρά μόλις ο κύβος διπλασιαστεί (H-JACOBY)",
   },
   tr: {
     tagline: 'Tavlayı motora karşı ya da bu ekranda bir arkadaşınıza karşı oynayın: sizin tarafınız altta, taşlar sağ altta toplanır.',
@@ -406,7 +406,7 @@ window.TAVLI_I18N = {
       "taraflar ters yönlerde (tüm kural kaynakları) ya da paralel (Fevga bilgi kutusu okuması, W-MOVE) ilerler",
     "help_checkers per side (gnubg hypergammon1..3)":
       "taraf başına taş (gnubg hypergammon1..3)",
-    "help_gammons count only once the cube is turned, in every game (PlayStrategy); tavli has no cube yet, so every win is then single (H-JACOBY)":
-      "marslar yalnızca katlama zarı döndükten sonra sayılır, her oyunda (PlayStrategy); zar dönmeden her kazanç tektir (H-JACOBY)",
+    "help_gammons count only once the cube is turned, in every game (PlayStrategy): without the cube every win is single, with it a gammon counts once the cube has been doubled (H-JACOBY)":
+      "marslar yalnızca katlama zarı döndükten sonra sayılır, her oyunda (PlayStrategy): katlama zarı olmadan her kazanç tektir, katlama zarıyla oynanırken mars, zar katlandıktan sonra sayılır (H-JACOBY)",
   },
 };
