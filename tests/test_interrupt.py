@@ -24,9 +24,9 @@ BG_MIDDLE = "backgammon:AQAAAgAAAAAQAAIHAgABEwAAAAAQAAATIAESAA"  # the issue's r
 # left intact) and prints "interrupted".
 CASES = {
     "analyze_1_thread": ("b = tavli.Board.from_id(BG); before = b.id()",
-                         "b.analyze((6, 5), plies=6)", "b.id() == before and b.ply == 0"),
+                         "b.analyze((6, 5), plies=6, full_depth=True)", "b.id() == before and b.ply == 0"),
     "analyze_2_threads": ("b = tavli.Board.from_id(BG); before = b.id()",
-                          "b.analyze((6, 5), plies=6, threads=2)", "b.id() == before"),
+                          "b.analyze((6, 5), plies=6, threads=2, full_depth=True)", "b.id() == before"),
     "evaluate_deep": ("b = tavli.Board.from_id(BG); before = b.id()",
                       "b.evaluate(plies=32, time_limit=3600, threads=2)", "b.id() == before"),
     "rollout_many_trials": ("b = tavli.Board('backgammon'); before = b.id()",

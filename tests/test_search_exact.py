@@ -467,17 +467,19 @@ def inner_two_ply_value(board):
 _DEFAULT_MEMO: dict = {}
 
 
-def default_two_ply(name, dice):
+def default_two_ply(name, dice, full_depth=False):
     """default_two_ply_analysis of a middle game, computed once per module."""
-    if (name, dice) not in _DEFAULT_MEMO:
-        _DEFAULT_MEMO[(name, dice)] = default_two_ply_analysis(midgame(name), dice)
-    return _DEFAULT_MEMO[(name, dice)]
+    if (name, dice, full_depth) not in _DEFAULT_MEMO:
+        _DEFAULT_MEMO[(name, dice, full_depth)] = default_two_ply_analysis(midgame(name), dice, full_depth)
+    return _DEFAULT_MEMO[(name, dice, full_depth)]
 
 
-def default_two_ply_analysis(board, dice):
+def default_two_ply_analysis(board, dice, full_depth=False):
     """The documented defaults at two plies: at the root, the statically best play and up to 8
     more within 0.16 go to 2 plies (the rest keep their static value and 0 plies); inside, only
-    the statically best reply is searched deeper. Returns {play text: (probs, plies)}."""
+    the statically best reply is searched deeper. A lone play (the filter keeps one of several)
+    stops the search: it keeps its static value and 0 plies, unless full_depth. Returns
+    ({play text: (probs, plies)}, how many plays the root filter kept)."""
     plays = board.legal_plays(dice)
     stat = [static_play(board, p) for p in plays]
     eqs = [f32_equity(s[0]) for s in stat]
@@ -487,9 +489,10 @@ def default_two_ply_analysis(board, dice):
         if len(keep) < 9 and F(eqs[order[0]] - eqs[i]) <= F(0.16):
             keep.append(i)
     out = {}
+    lone = len(keep) == 1 < len(plays) and not full_depth
     for i, p in enumerate(plays):
         v, nb = stat[i]
-        if i in keep:
+        if i in keep and not lone:
             out[str(p)] = (v if nb is None else inv(inner_two_ply_value(nb)), 2)
         else:
             out[str(p)] = (v, 0)
@@ -502,14 +505,15 @@ def default_two_ply_analysis(board, dice):
 DEFAULT_CASES = [("backgammon", (1, 1)), ("fevga", (4, 2)), ("plakoto", (4, 2)), ("narde", (5, 4))]
 
 
+@pytest.mark.parametrize("full_depth", [False, True], ids=["lone-stops", "full-depth"])
 @pytest.mark.parametrize("name,dice", DEFAULT_CASES, ids=[n for n, _ in DEFAULT_CASES])
-def test_default_filters_two_plies_match_python(name, dice):
+def test_default_filters_two_plies_match_python(name, dice, full_depth):
     board = midgame(name)
-    want, kept = default_two_ply(name, dice)
-    a = board.analyze(dice, 2)
+    want, kept = default_two_ply(name, dice, full_depth)
+    a = board.analyze(dice, 2, full_depth=full_depth)
     assert a.plies == 2 and not a.interrupted
     assert len(a) == len(want)
-    assert sum(ap.plies == 2 for ap in a) == kept
+    assert sum(ap.plies == 2 for ap in a) == (0 if kept == 1 and not full_depth else kept)
     for ap in a:
         probs, plies = want[str(ap.play)]
         assert ap.plies == plies, ap
@@ -526,6 +530,7 @@ def test_default_filters_cut_something():
         want, kept = default_two_ply(name, dice)
         counts.append((kept, len(want)))
     assert any(1 < k < n for k, n in counts) and any(k == 9 < n for k, n in counts), counts
+    assert any(k == 1 < n for k, n in counts), counts  # and a lone play (plakoto, narde today)
 
 
 @pytest.mark.parametrize("name", ["backgammon", "plakoto", "fevga"])
@@ -669,7 +674,7 @@ def test_node_limit_interrupts_evaluate():
 def test_tiny_time_limit_interrupts():
     board = tavli.Board("backgammon")
     dice = (3, 1)
-    a = board.analyze(dice, 4, time_limit=1e-6)
+    a = board.analyze(dice, 4, time_limit=1e-6, full_depth=True)  # 8/5 6/5 would be a lone play
     assert a.interrupted and a.plies < 4 and len(a) == len(board.legal_plays(dice))
     e = board.evaluate(4, time_limit=1e-6)
     assert e.interrupted and e.plies < 4

@@ -40,9 +40,11 @@ def test_cache_never_changes_a_result(evaluator):
 
 
 def test_narrowing_defaults_and_off_switch():
-    b, d = middle_positions(1, seed=9)[0]
-    narrowed = b.analyze(d, plies=3, evaluator="heuristic")
-    full = b.analyze(d, plies=3, evaluator="heuristic", narrowing=[(-1, 0, 0.0)])
+    b, d = middle_positions(1, seed=7)[0]  # 3 plays within 0.16 at 0 plies, 2 left after 2 plies
+    # full_depth: a play that the narrowing leaves alone still goes to 3 plies (the lone-play stop
+    # is tested below)
+    narrowed = b.analyze(d, plies=3, evaluator="heuristic", full_depth=True)
+    full = b.analyze(d, plies=3, evaluator="heuristic", narrowing=[(-1, 0, 0.0)], full_depth=True)
     # Off: every play the root filter kept ({0, 8, 0.16}) reaches 3 plies.
     deep_full = [p for p in full if p.plies == 3]
     zero = b.analyze(d, plies=0, evaluator="heuristic")
@@ -60,6 +62,10 @@ def test_narrowing_defaults_and_off_switch():
     for p in narrowed:
         if p.plies == 2:
             assert p.equity == two[str(p.play)].equity
+    # Without full_depth the lone play that the narrowing leaves is not searched to 3 plies.
+    lone = b.analyze(d, plies=3, evaluator="heuristic")
+    assert len(deep) == 1  # this position's narrowing after 2 plies keeps one play of the 2
+    assert lone[0].play == deep[0].play and lone[0].plies == 2 and lone[0].equity == two[str(deep[0].play)].equity
     # Plays searched to 3 plies have the same values as in the full-width analysis.
     full_by = {str(p.play): p.equity for p in full}
     assert all(p.equity == full_by[str(p.play)] for p in deep)
@@ -75,8 +81,24 @@ def test_explicit_filters_keep_their_meaning():
     filters = FULL + [(0, 0, 0.0)]
     a = b.analyze(d, plies=3, filters=filters, evaluator="heuristic")
     assert all(p.plies == 3 for p in a)
-    a2 = b.analyze(d, plies=3, filters=filters, evaluator="heuristic", narrowing=[(0, 0, 0.0)])
+    a2 = b.analyze(d, plies=3, filters=filters, evaluator="heuristic", narrowing=[(0, 0, 0.0)], full_depth=True)
     assert sum(p.plies == 3 for p in a2) == 1 and a2[0].plies == 3
+
+
+def test_lone_play_stops_the_search():
+    """search.h's lone play, as gnubg: a narrowing that keeps one play of several ends the search
+    there; that play (the same one a full-depth search puts first) keeps its value from the last
+    iteration, and the analysis is complete at the requested depth."""
+    b, d = middle_positions(1, seed=4)[0]
+    filters = FULL + [(0, 0, 0.0)]
+    deep = b.analyze(d, plies=3, filters=filters, evaluator="heuristic", narrowing=[(0, 0, 0.0)], full_depth=True)
+    lone = b.analyze(d, plies=3, filters=filters, evaluator="heuristic", narrowing=[(0, 0, 0.0)])
+    one = b.analyze(d, plies=1, filters=filters, evaluator="heuristic")
+    assert len(one) > 1 and lone.plies == 3 and not lone.interrupted
+    assert lone[0].play == deep[0].play == one[0].play and lone[0].plies == 1
+    assert [(str(p.play), p.equity, p.plies) for p in lone] == [(str(p.play), p.equity, p.plies) for p in one]
+    assert lone.nodes < deep.nodes
+    # A forced play keeps the full depth: test_search_exact.py's test_single_play_and_pass.
 
 
 def test_narrowing_rejects_bad_values():

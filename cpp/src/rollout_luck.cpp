@@ -71,6 +71,7 @@ void roll_values(const Position& pos, const Rules& rules, const Evaluator& ev, c
   SearchOptions so;
   so.plies = player.plies;
   so.filters = player.filters;
+  so.full_depth = true;  // every roll's value at the player's depth, also where one play is left
   for (int r = 0; r < kDistinctRolls; ++r)
     out[static_cast<std::size_t>(r)] =
         analyze(pos, rules, all_rolls()[static_cast<std::size_t>(r)].dice, ev, so).plays.front().probabilities;

@@ -389,6 +389,10 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
   const auto& rolls = all_rolls();
   const std::size_t R = rolls.size();
   for (int d = 1; d <= opt.plies; ++d) {
+    if (keep.size() == 1 && n > 1 && !opt.full_depth) {  // a lone play (search.h): it is the answer
+      out.plies = opt.plies;
+      break;
+    }
     // One item per (kept play, opponent roll): the roll's share of value(child, d) (search.h).
     std::vector<Probabilities> per_roll(keep.size() * R);
     const bool done = run_items(opt.threads, keep.size() * R, rules, ev, opt.filters, opt.utility, budget, evals,

@@ -146,6 +146,7 @@ class Board:
         evaluator: _Evaluator,
         narrowing: list[tuple[int, int, float]] = ...,
         use_cache: bool = False,
+        full_depth: bool = False,
     ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
     def _evaluate(
         self,

@@ -313,6 +313,7 @@ class Board(_core.Board):
         evaluator: Any = None,
         narrowing: Any = None,
         cache: bool = False,
+        full_depth: bool = False,
     ) -> "Analysis":
         """The legal plays for the roll, best first, each with its probabilities and equity for the
         side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
@@ -320,12 +321,14 @@ class Board(_core.Board):
         none ships), "heuristic", or a tavli.nn.Net.
         `narrowing`: gnubg's filters between the root's plies ((accept, extra, threshold), accept -1
         keeps all; None: the defaults of search.h); `cache`: the shared evaluation cache (off by
-        default; the same results either way). Releases the GIL; a time or node limit returns the
-        deepest completed iteration."""
+        default; the same results either way); `full_depth`: value the one play that the filters
+        leave alone at the full depth too (by default the search stops there, as gnubg does: that
+        play is the answer, valued at the depth where it was left alone, its `plies`). Releases the
+        GIL; a time or node limit returns the deepest completed iteration."""
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         plays, done, nodes, interrupted = self._analyze(
             dice, plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator),
-            narrowing_arg(narrowing), require_bool("cache", cache)
+            narrowing_arg(narrowing), require_bool("cache", cache), require_bool("full_depth", full_depth)
         )
         return Analysis(
             [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted

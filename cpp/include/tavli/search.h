@@ -28,6 +28,13 @@
 // {1000, 0, 0} is still full width); {{-1, 0, 0}} keeps all with the default filters too.
 // evaluate() has no root plays to narrow.
 //
+// A lone play (gnubg's rule): when the root filter or a narrowing leaves one play of several, the
+// search stops there: that play is the answer whatever deeper plies would say of it, so it keeps
+// the value of the depth where it was left alone (its PlayValue::plies) and Analysis::plies is the
+// requested depth (the search is complete). `full_depth = true` values it at the full depth anyway
+// (what the position is worth, at the cost of the whole deeper search). A position with a single
+// legal play is always valued at the full depth (nothing was filtered; it costs one evaluate()).
+//
 // Caching: every searcher keeps a table of values keyed by (position hash, plies), emptied before
 // each root item. Searches of 2 plies or more also share, between their threads, a table of static
 // evaluations (eval_cache.h: bounded, lock-free, each hit verified against the exact position key,
@@ -95,6 +102,7 @@ struct SearchOptions {
   MatchUtility utility;         // inactive: money equity (Probabilities::equity)
   std::vector<MoveFilter> narrowing;  // between the root's iterations; empty: the defaults above
   bool use_cache = false;             // the shared static-evaluation cache (2+ plies)
+  bool full_depth = false;            // value a lone play at the full depth (see "A lone play")
 };
 
 struct PlayValue {
