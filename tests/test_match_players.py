@@ -42,6 +42,13 @@ def test_dmp_score_aware_play_saves_the_win():
     assert first_play(("search:1+score", "greedy")) == SAFE
 
 
+def test_dmp_cubeful_play_saves_the_win():
+    # Cubeful play at double match point ranks by the match winning chance too (the cube is dead
+    # in a one-point match): the safe play, at 0 and 1 ply.
+    assert first_play(("greedy+cubeful", "greedy")) == SAFE
+    assert first_play(("search:1+cubeful", "greedy")) == SAFE
+
+
 def test_dmp_agrees_with_match_play():
     # Python's score-aware ranking (tavli.match_play) makes the same choice as the C++ player.
     b = tavli.Board.from_id(DMP_POSITION)
@@ -49,15 +56,18 @@ def test_dmp_agrees_with_match_play():
 
 
 def test_grammar():
-    assert player_options("search:1+score+cube:2") == ("search:1", True, 2)
-    assert player_options("greedy+cube:1") == ("greedy", False, 1)
-    assert player_options({"search": 1, "score_aware": True}) == ({"search": 1}, True, 0)
-    assert player_options("greedy") == ("greedy", False, 0)
-    assert core_players(["heuristic+score", "greedy"])[1] == [(True, 0), (False, 0)]
+    assert player_options("search:1+score+cube:2") == ("search:1", True, 2, False)
+    assert player_options("greedy+cube:1") == ("greedy", False, 1, False)
+    assert player_options("greedy+cubeful+cube:1") == ("greedy", False, 1, True)
+    assert player_options({"search": 1, "score_aware": True}) == ({"search": 1}, True, 0, False)
+    assert player_options({"search": 1, "cubeful_play": True}) == ({"search": 1}, False, 0, True)
+    assert player_options("greedy") == ("greedy", False, 0, False)
+    assert core_players(["heuristic+score", "greedy"])[1] == [(True, 0, False), (False, 0, False)]
 
 
 @pytest.mark.parametrize("spec", ["greedy+scores", "greedy+cube:5", "greedy+score+score", "greedy+cube:x",
-                                  {"search": 1, "score_aware": 1}, {"search": 1, "cube_plies": 9}])
+                                  "greedy+cubeful+cubeful", {"search": 1, "score_aware": 1},
+                                  {"search": 1, "cube_plies": 9}, {"search": 1, "cubeful_play": "yes"}])
 def test_bad_specs_are_named(spec):
     with pytest.raises(ValueError, match="player"):
         player_options(spec)
@@ -76,6 +86,14 @@ def test_match_options_refused_where_unused():
         tavli.simulate_matches("tawla31", 1, ("greedy+score", "greedy"))
     with pytest.raises(ValueError, match="64 points"):
         tavli.simulate_matches("tavla", 1, ("greedy+score", "greedy"), target=65)
+    with pytest.raises(ValueError, match=r"\+cubeful"):
+        player_arg("greedy+cubeful")
+    with pytest.raises(ValueError, match="need the cube"):
+        tavli.simulate("backgammon", 1, ("greedy+cubeful", "greedy"))
+    with pytest.raises(ValueError, match="needs the cube"):
+        tavli.simulate_matches("backgammon", 1, ("greedy+cubeful", "greedy"))
+    with pytest.raises(ValueError, match="random player"):
+        tavli.simulate("backgammon", 1, ("random+cubeful", "greedy"), cube=True)
 
 
 def test_cube_plies_zero_is_todays_cube_player():
@@ -87,6 +105,7 @@ def test_cube_plies_zero_is_todays_cube_player():
 
 @pytest.mark.parametrize("kind,players,cube", [
     ("backgammon", ("heuristic+score+cube:1", "heuristic"), True),
+    ("backgammon", ("greedy+cubeful", "greedy+cube:1"), True),
     ("backgammon", ("heuristic+score", "heuristic"), False),
     ("tavla", ("heuristic+score", "heuristic"), False),
     ("tavli", ("heuristic", "heuristic+score"), False),
@@ -101,6 +120,21 @@ def test_seeded_and_thread_independent(kind, players, cube):
     assert {k: v.tolist() for k, v in one.items()} == {k: v.tolist() for k, v in again.items()}
     assert {k: v[3:].tolist() for k, v in one.items()} == {k: v.tolist() for k, v in part.items()}
     assert (one["winner"] >= 0).all()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cubeful_money_play_is_seeded_and_plays_differently(threads):
+    # With the cube in money play a cubeful player plays some play differently from the cubeless
+    # one over a few games (the cube's state changes what a gammon is worth), and the same with
+    # any thread count. (The shipped net's gammon chances make the difference; the heuristic's
+    # rankings do not change with the cube.)
+    kw = dict(cube=True, seed=5, threads=threads)
+    a = tavli.simulate("backgammon", 12, ("greedy", "greedy"), trajectories=True, **kw)
+    b = tavli.simulate("backgammon", 12, ("greedy+cubeful", "greedy"), trajectories=True, **kw)
+    c = tavli.simulate("backgammon", 12, ("greedy+cubeful", "greedy"), trajectories=True,
+                       **{**kw, "threads": 1})
+    assert a["steps"].shape != b["steps"].shape or a["steps"].tolist() != b["steps"].tolist()
+    assert {k: v.tolist() for k, v in b.items()} == {k: v.tolist() for k, v in c.items()}
 
 
 def test_score_aware_plays_differently_in_a_cubeless_match():

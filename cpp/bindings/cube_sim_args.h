@@ -55,24 +55,26 @@ struct MatchPlayArg {
 };
 
 // None: neither player has match-play options (null). Else tavli.match_players' tuple
-// (score_aware White, cube_plies White, score_aware Black, cube_plies Black, a MatchEquityTable or
-// None, the cycle's tables T[g][a][b] or None), set on `specs`.
+// (score_aware, cube_plies, cubeful_play of White, the same of Black, a MatchEquityTable or None,
+// the cycle's tables T[g][a][b] or None), set on `specs`.
 inline std::unique_ptr<MatchPlayArg> match_play_arg(pybind11::handle play, tavli::PlayerSpec specs[2]) {
   if (play.is_none()) return nullptr;
   const auto t = play.cast<pybind11::tuple>();
-  if (t.size() != 6)
-    throw std::invalid_argument("play: (score_aware0, cube_plies0, score_aware1, cube_plies1, met, cycle tables)");
+  if (t.size() != 8)
+    throw std::invalid_argument("play: (score_aware0, cube_plies0, cubeful_play0, score_aware1, cube_plies1, "
+                                "cubeful_play1, met, cycle tables)");
   for (int k = 0; k < 2; ++k) {
-    specs[k].score_aware = t[static_cast<std::size_t>(2 * k)].cast<bool>();
-    specs[k].cube_plies = t[static_cast<std::size_t>(2 * k + 1)].cast<int>();
+    specs[k].score_aware = t[static_cast<std::size_t>(3 * k)].cast<bool>();
+    specs[k].cube_plies = t[static_cast<std::size_t>(3 * k + 1)].cast<int>();
+    specs[k].cubeful_play = t[static_cast<std::size_t>(3 * k + 2)].cast<bool>();
     tavli::check_player(specs[k]);
   }
   auto a = std::make_unique<MatchPlayArg>();
-  if (!t[4].is_none()) {
-    a->met.emplace(t[4].cast<const tavli::MatchEquityTable&>());
+  if (!t[6].is_none()) {
+    a->met.emplace(t[6].cast<const tavli::MatchEquityTable&>());
     a->scores.met = &*a->met;
   }
-  if (!t[5].is_none()) a->scores.cycle = t[5].cast<std::vector<std::vector<std::vector<double>>>>();
+  if (!t[7].is_none()) a->scores.cycle = t[7].cast<std::vector<std::vector<std::vector<double>>>>();
   return a;
 }
 

@@ -124,6 +124,18 @@ MatchUtility CubeReferee::utility(Player mover) const {
   return met_utility(*opt_.met, {opt_.match.away(kWhite), opt_.match.away(kBlack)}, mover, cube_.value);
 }
 
+int CubeReferee::cubeful_choice(const PlayerSpec& p, const Position& pos, const Rules& rules, Player mover,
+                                Dice dice, const MoveList& list) const {
+  const MatchEquityTable& met = opt_.met ? *opt_.met : unused_table();  // read in match play only
+  SearchOptions so;
+  so.plies = p.kind == PlayerSpec::Kind::Search ? p.plies : 0;
+  so.filters = p.filters;
+  const CubefulAnalysis a = cubeful_analyze(pos, rules, mover, dice, cube_, opt_.match, met, p.eval(), so);
+  for (int i = 0; i < list.size(); ++i)
+    if (list[i].result == a.plays.front().play.result) return i;
+  return 0;
+}
+
 void CubeReferee::finish(GameSummary& out) const {
   out.cube = cube_.value;
   out.cube_owner = static_cast<std::int8_t>(cube_.owner);

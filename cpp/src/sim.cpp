@@ -94,9 +94,15 @@ GameSummary play_game(const Rules& given, const PlayerSpec players[2], std::uint
     if (cube && !opening.has_dice && cube->before_roll(players, pos, rules, mover, out)) return out;
     const Dice dice = opening.next_dice(rng);
     gen.generate(pos, rules, dice, list);
-    // A score-aware player at a match score ranks by its match winning chance (cube value included).
-    const MatchUtility u = cube && players[mover].score_aware ? cube->utility(mover) : MatchUtility{};
-    const int i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng, &u);
+    // A cubeful player ranks by cubeful equity; a score-aware player at a match score by its match
+    // winning chance (cube value included).
+    int i = 0;
+    if (cube && players[mover].cubeful_play && list.size() > 1) {
+      i = cube->cubeful_choice(players[mover], pos, rules, mover, dice, list);
+    } else {
+      const MatchUtility u = cube && players[mover].score_aware ? cube->utility(mover) : MatchUtility{};
+      i = choose_play(players[mover], players[mover].eval(), pos, rules, dice, list, rng, &u);
+    }
     if (trajectory) {
       pos.to_row(row, mover);
       trajectory->positions.insert(trajectory->positions.end(), row, row + kRowBytes);

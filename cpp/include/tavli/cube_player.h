@@ -11,7 +11,8 @@
 // A player with cube_plies N > 0 (sim.h's PlayerSpec) decides, and answers, by the cubeful search
 // N plies deep instead (cubeful_search.h's cubeful_decision, his filters, one thread).
 // Checker play is cubeless (sim.h's players); a score_aware player at a match score ranks his
-// plays by match winning chance with the cube's value (utility(), match_player.h's met_utility).
+// plays by match winning chance with the cube's value (utility(), match_player.h's met_utility);
+// a cubeful_play player ranks them by cubeful equity in the cube's state (cubeful_choice()).
 //
 // Nothing here draws from the game's Rng, so the dice of a game are those of the cubeless game
 // until the first double changes the play; without the cube play_game is exactly as before.
@@ -67,6 +68,10 @@ class CubeReferee {
   void finish(GameSummary& out) const;
   // What a score-aware `mover` ranks his plays by now: inactive in money play.
   MatchUtility utility(Player mover) const;
+  // The index in `list` (the plays of `dice`, more than one) of the play a cubeful_play player
+  // makes: the best by cubeful_analyze in the cube's state now, at his depth and filters.
+  int cubeful_choice(const PlayerSpec& p, const Position& pos, const Rules& rules, Player mover, Dice dice,
+                     const MoveList& list) const;
 
  private:
   CubeDecision decide(const PlayerSpec& p, const Position& pos, const Rules& rules, Player mover) const;

@@ -38,9 +38,13 @@ struct PlayerSpec {
   // winning chance at the score (a MatchUtility from match_player.h) wherever the game is played
   // at a match score; in money play it changes nothing. cube_plies: with the cube (cube_player.h),
   // cube decisions by the cubeful search this deep (cubeful_search.h, this player's filters);
-  // 0: the 0-ply cubeful formula.
+  // 0: the 0-ply cubeful formula. cubeful_play: with the cube, Greedy and Search rank their plays
+  // by cubeful equity (cubeful_search.h's cubeful_analyze at the player's depth and filters: money
+  // play in points with the cube's state, a match score in match winning chance), as gnubg's
+  // cubeful chequer play does; without the cube it changes nothing.
   bool score_aware = false;
   int cube_plies = 0;
+  bool cubeful_play = false;
   const Evaluator& eval() const { return evaluator ? *evaluator : heuristic_evaluator(); }
 };
 
@@ -105,12 +109,14 @@ GameSummary play_game(const Rules& rules, const PlayerSpec players[2], std::uint
                       Trajectory* trajectory);
 
 // Throws std::invalid_argument unless the player's depth is 0..kMaxPlayerPlies and its cube
-// depth 0..kMaxCubePlayerPlies.
+// depth 0..kMaxCubePlayerPlies, and a random player has no cubeful_play.
 inline void check_player(const PlayerSpec& p) {
   if (p.plies < 0 || p.plies > kMaxPlayerPlies)
     throw std::invalid_argument("player plies must be 0.." + std::to_string(kMaxPlayerPlies));
   if (p.cube_plies < 0 || p.cube_plies > kMaxCubePlayerPlies)
     throw std::invalid_argument("cube_plies must be 0.." + std::to_string(kMaxCubePlayerPlies));
+  if (p.cubeful_play && p.kind == PlayerSpec::Kind::Random)
+    throw std::invalid_argument("cubeful_play ranks plays by their value: the random player has none");
 }
 
 // The bounds of simulate's and simulate_matches' arguments (std::invalid_argument naming the one
