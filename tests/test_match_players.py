@@ -216,3 +216,19 @@ def test_met_is_a_score_aware_players_table_in_a_cubeless_match():
         tavli.simulate_matches("backgammon", 3, ("greedy", "greedy"), met="Kazaross-XG2", **kw)
     with pytest.raises(ValueError, match="expected two player specs"):
         tavli.simulate_matches("backgammon", 3, "greedy+score", **kw)
+
+
+def test_board_cube_decision_forwards_threads_and_filters():
+    # Board.cube_decision at 1 and 2 plies is the cubeful search's decision for any thread count,
+    # with the caller's filters; a bad thread count is named.
+    b = tavli.Board.from_id(DMP_POSITION)
+    match = tavli.MatchState(5, (2, 1))
+    for plies in (1, 2):
+        want = cube_search.decide(b, None, match, plies, threads=1)
+        got = b.cube_decision(match=match, plies=plies, threads=2)
+        assert (got.nd, got.dt, got.dp, got.action) == (want.nd, want.dt, want.dp, want.action)
+    narrow = cube_search.decide(b, None, match, 1, filters=[(0, 0, 0.0)])
+    got = b.cube_decision(match=match, plies=1, filters=[(0, 0, 0.0)])
+    assert (got.nd, got.dt, got.dp) == (narrow.nd, narrow.dt, narrow.dp)
+    with pytest.raises(ValueError, match="threads"):
+        b.cube_decision(match=match, plies=1, threads=0)

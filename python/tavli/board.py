@@ -340,7 +340,8 @@ class Board(_core.Board):
         tavli.CubeState (None: centred at 1), match a tavli.MatchState (None: money play).
         probabilities: cubeless ones the caller brings (a rollout's, another engine's); None
         evaluates the position: at 0 plies by the 0-ply formula, deeper by the cubeful search with
-        cube decisions at every level (tavli.cube_search). Keywords: met, efficiency, evaluator;
+        cube decisions at every level (tavli.cube_search). Keywords: met, efficiency, evaluator,
+        threads and filters (the search's; the same decision for any thread count);
         rollout=True or a dict of rollout options (trials, player, seed, ...): a cubeful rollout of
         No double and Double/take on the same dice (tavli.cube_rollout.decide)."""
         from .cube import cube_decision

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from . import _core
 from ._core import CubeState, MatchEquityTable, MatchState
+from ._base.args import int_arg
 from .results import Probabilities
 
 if TYPE_CHECKING:
@@ -191,19 +192,26 @@ def decide(probabilities: Any, cube: Any = None, match: Any = None, *, mover: in
 
 def cube_decision(board: "Board", cube: Any = None, match: Any = None, plies: int = 0, probabilities: Any = None, *,
                   met: Any = None, efficiency: float | None = None, evaluator: Any = None,
-                  rollout: Any = None) -> CubeDecision:
+                  rollout: Any = None, threads: int = 1, filters: Any = None) -> CubeDecision:
     """The cube decision for board's side to move (Board.cube_decision's body): decide() with the
     board's mover and position class, on the caller's probabilities or the board's evaluation;
-    `rollout` (True or a dict of options): tavli.cube_rollout.decide."""
+    `rollout` (True or a dict of options): tavli.cube_rollout.decide. `threads` and `filters` go
+    to the search (the cubeful search, or the evaluation when an efficiency is given) and
+    `threads` to a rollout (unless its options name their own); the same decision for any count."""
+    threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     if rollout is not None and rollout is not False:
         from .cube_rollout import decide as rolled_out, rollout_options
 
         if plies != 0 or probabilities is not None or efficiency is not None:
             raise ValueError("rollout: a cube decision by rollout takes no plies, probabilities or efficiency "
                              "(the rollout's player sets the depth: player='search:N')")
+        if filters is not None:
+            raise ValueError("rollout: a cube decision by rollout takes no filters (the rollout's player's: "
+                             "player={'search': N, 'filters': ...})")
         options = rollout_options(rollout)
         if evaluator is not None:
             options.setdefault("evaluator", evaluator)
+        options.setdefault("threads", threads)
         return rolled_out(board, cube, match, met=met, **options)
     cube_s, match_s = _cube_arg(cube), _match_arg(match)
     _core._validate_cube_for(board.variant, cube_s, match_s)
@@ -214,9 +222,9 @@ def cube_decision(board: "Board", cube: Any = None, match: Any = None, plies: in
     if probabilities is None and plies >= 1 and efficiency is None:
         from .cube_search import decide as searched  # cube decisions at every level of the search
 
-        return searched(board, cube_s, match_s, plies, met=met, evaluator=evaluator)
+        return searched(board, cube_s, match_s, plies, met=met, evaluator=evaluator, threads=threads, filters=filters)
     if probabilities is None:
-        probabilities = board.evaluate(plies, evaluator=evaluator).probabilities
+        probabilities = board.evaluate(plies, evaluator=evaluator, threads=threads, filters=filters).probabilities
         used_plies: int | None = plies
     else:
         used_plies = None
