@@ -17,7 +17,8 @@ in a match: the score's cube with the Crawford rule), or a dict with any of
 Each cube-handling player decides by the 0-ply cubeful model on its own evaluator (the
 heuristic's, a net's; tavli.cube.decide's formulas), or, a player spec ending in '+cube:N', by
 the cubeful search N plies deep (tavli.cube_search.decide's). Checker play is cubeless, or with
-'+score' at a match score ranked by match winning chance (tavli.match_players).
+'+score' at a match score ranked by match winning chance, or with '+cubeful' ranked by cubeful
+equity (tavli.match_players).
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ def simulate(
     `cube=True` (or a dict of options, tavli.cube_sim): money play with the doubling cube
     (backgammon, nackgammon, hypergammon), adding cube, cube_owner, passed and scored. With the
     cube, players ending in '+cube:N' decide it by the cubeful search N plies deep, and at a match
-    score (cube={'match': ...}) players ending in '+score' rank their plays by match winning chance
-    (tavli.match_players)."""
+    score (cube={'match': ...}) players ending in '+score' rank their plays by match winning chance;
+    '+cubeful' ones rank them by cubeful equity, money play or score (tavli.match_players)."""
     trajectories = require_bool("trajectories", trajectories)
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
@@ -128,8 +128,9 @@ def simulate_matches(
     `cube=True` (tavli.cube_sim): backgammon-family matches with the cube and the Crawford rule,
     cube decisions at the score through `met` (None: Kazaross-XG2).
     Players ending in '+score' rank their plays by match winning chance at the score, in every game
-    (a cubeless backgammon match through `met` too), and '+cube:N' ones make their cube decisions
-    by the cubeful search N plies deep (tavli.match_players)."""
+    (a cubeless backgammon match through `met` too), '+cubeful' ones (with the cube) by cubeful
+    match winning chance, and '+cube:N' ones make their cube decisions by the cubeful search N
+    plies deep (tavli.match_players)."""
     if backend_arg(backend, ray_address) == "ray":
         local_only_time_limit(time_limit)
         return simulate_matches_on_ray(kind, matches, players, target=target, seed=seed, threads=threads,
