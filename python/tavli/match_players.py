@@ -1,7 +1,6 @@
 """Match-play options of self-play players (cpp/include/tavli/match_player.h, sim.h's PlayerSpec):
 score-aware checker play ('+score'), cubeful checker play ('+cubeful') and n-ply cube decisions
-('+cube:N'), checked against the run
-they are used in, and the tuple the core takes for them.
+('+cube:N'), checked against the run they are used in, and the tuple the core takes for them.
 
 Where score-aware play takes its weights is tavli.match_play's utility(): the match equity table
 (Kazaross-XG2 unless met= says otherwise) in the games with the cube, each cubeless game's own
