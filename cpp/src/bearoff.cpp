@@ -78,9 +78,9 @@ BearoffTable::BearoffTable()
   std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return pips(a) < pips(b); });
 }
 
-void BearoffTable::value(std::size_t k, MoveGenerator& gen, MoveList& list) {
+void BearoffTable::value(std::size_t at, MoveGenerator& gen, MoveList& list) {
   const Rules& rules = bearoff_rules();
-  const auto& a = order_[k];
+  const auto& a = order_[at];
   const int idx = rank_of(a.data());
   auto& fin = finish_[static_cast<std::size_t>(idx)];
   auto& fst = first_[static_cast<std::size_t>(idx)];

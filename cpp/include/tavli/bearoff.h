@@ -39,7 +39,7 @@ class BearoffTable {
  private:
   BearoffTable();  // the positions in build order, nothing valued yet
   void build();    // values the positions from built_ on, a pip level at a time on every core
-  void value(std::size_t k, MoveGenerator& gen, MoveList& list);  // the position order_[k]
+  void value(std::size_t at, MoveGenerator& gen, MoveList& list);  // values the position order_[at]
   std::vector<std::array<float, kMaxRolls>> finish_, first_;
   std::vector<float> mean_;
   // Only while building: the positions ordered by pips (children first), how many are valued,
