@@ -12,7 +12,6 @@
 #include "tavli/dice.h"
 #include "tavli/interrupt.h"
 #include "tavli/movegen.h"
-#include "tavli/parallel.h"
 
 namespace tavli {
 namespace {
@@ -44,12 +43,6 @@ int rank_of(const int x[6]) {
   return r;
 }
 
-// The bear-off rule is every game's (RULES.md §1.5).
-const Rules& bearoff_rules() {
-  static const Rules rules = make_rules(Variant::Backgammon);
-  return rules;
-}
-
 }  // namespace
 
 int BearoffTable::index(const SideState& s) {
@@ -78,91 +71,69 @@ BearoffTable::BearoffTable()
   std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return pips(a) < pips(b); });
 }
 
-void BearoffTable::value(std::size_t at, MoveGenerator& gen, MoveList& list) {
-  const Rules& rules = bearoff_rules();
-  const auto& a = order_[at];
-  const int idx = rank_of(a.data());
-  auto& fin = finish_[static_cast<std::size_t>(idx)];
-  auto& fst = first_[static_cast<std::size_t>(idx)];
-  fin.fill(0.0f);
-  fst.fill(0.0f);
-  const int on = std::accumulate(a.begin(), a.end(), 0);
-  if (on == 0) {
-    fin[0] = 1.0f;
-    fst[0] = 1.0f;
-    return;
-  }
-  Position pos = Position::empty();
-  for (int j = 0; j < 6; ++j) pos.own().n[23 - j] = static_cast<std::uint8_t>(a[static_cast<std::size_t>(j)]);
-  pos.own().off = static_cast<std::uint8_t>(kCheckers - on);
-  pos.opp().off = kCheckers;  // nobody in the way
-  pos.refresh();
-  float mean = 0, fmean = 0;
-  for (const WeightedRoll& wr : all_rolls()) {
-    const float w = wr.weight / 36.0f;
-    gen.generate(pos, rules, wr.dice, list);
-    int best = -1, best_first = -1;
-    float best_e = 1e9f, best_fe = 1e9f;
-    bool bears_off = false;
-    for (int i = 0; i < list.size(); ++i) {
-      const int child = index(list[i].result.own());
-      const float e = mean_[static_cast<std::size_t>(child)];
-      if (e < best_e) {
-        best_e = e;
-        best = child;
-      }
-      if (list[i].result.own().off > pos.own().off) bears_off = true;
-      const float fe = first_mean_[static_cast<std::size_t>(child)];
-      if (fe < best_fe) {
-        best_fe = fe;
-        best_first = child;
-      }
-    }
-    const auto& cf = finish_[static_cast<std::size_t>(best)];
-    for (int k = 0; k + 1 < kMaxRolls; ++k) fin[static_cast<std::size_t>(k + 1)] += w * cf[static_cast<std::size_t>(k)];
-    fin[kMaxRolls - 1] += w * cf[kMaxRolls - 1];
-    mean += w * (1.0f + best_e);
-    if (bears_off) {
-      fst[1] += w;
-      fmean += w;
-    } else {
-      const auto& cs = first_[static_cast<std::size_t>(best_first)];
-      for (int k = 0; k + 1 < kMaxRolls; ++k) fst[static_cast<std::size_t>(k + 1)] += w * cs[static_cast<std::size_t>(k)];
-      fst[kMaxRolls - 1] += w * cs[kMaxRolls - 1];
-      fmean += w * (1.0f + best_fe);
-    }
-  }
-  mean_[static_cast<std::size_t>(idx)] = mean;
-  first_mean_[static_cast<std::size_t>(idx)] = fmean;
-}
-
 void BearoffTable::build() {
-  // About a second of one core in all, the first time a bear-off is valued, so shared out among
-  // the machine's cores: the positions of one pip count depend only on those with fewer pips
-  // (every play lowers them), so each pip level is valued in parallel, each position by the same
-  // arithmetic whatever the thread count (the table does not depend on it). Stoppable like the
-  // call that needs it, between positions; a stopped build keeps its completed levels and the
-  // next use resumes there (one that started over would never finish under time limits shorter
-  // than itself).
-  const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
-  std::vector<MoveGenerator> gens(static_cast<std::size_t>(threads));
-  std::vector<MoveList> lists(static_cast<std::size_t>(threads));
-  auto pips = [&](std::size_t k) {
-    int p = 0;
-    for (int j = 0; j < 6; ++j) p += order_[k][static_cast<std::size_t>(j)] * (j + 1);
-    return p;
-  };
-  while (built_ < order_.size()) {
-    std::size_t end = built_ + 1;
-    while (end < order_.size() && pips(end) == pips(built_)) ++end;
-    const std::size_t begin = built_;
-    parallel_ranges(static_cast<std::int64_t>(end - begin), threads, [&](std::int64_t b, std::int64_t e, int w) {
-      for (std::int64_t i = b; i < e; ++i) {
-        check_stop();
-        value(begin + static_cast<std::size_t>(i), gens[static_cast<std::size_t>(w)], lists[static_cast<std::size_t>(w)]);
+  const Rules rules = make_rules(Variant::Backgammon);  // the bear-off rule is every game's
+  MoveGenerator gen;
+  MoveList list;
+  for (; built_ < order_.size(); ++built_) {
+    // About a second in all, the first time a bear-off is valued: stoppable like the call that
+    // needs it, between positions, so that the next use resumes here (a build that started over
+    // would never finish under time limits shorter than itself).
+    check_stop();
+    const auto& a = order_[built_];
+    const int idx = rank_of(a.data());
+    auto& fin = finish_[static_cast<std::size_t>(idx)];
+    auto& fst = first_[static_cast<std::size_t>(idx)];
+    fin.fill(0.0f);
+    fst.fill(0.0f);
+    const int on = std::accumulate(a.begin(), a.end(), 0);
+    if (on == 0) {
+      fin[0] = 1.0f;
+      fst[0] = 1.0f;
+      continue;
+    }
+    Position pos = Position::empty();
+    for (int j = 0; j < 6; ++j) pos.own().n[23 - j] = static_cast<std::uint8_t>(a[static_cast<std::size_t>(j)]);
+    pos.own().off = static_cast<std::uint8_t>(kCheckers - on);
+    pos.opp().off = kCheckers;  // nobody in the way
+    pos.refresh();
+    float mean = 0, fmean = 0;
+    for (const WeightedRoll& wr : all_rolls()) {
+      const float w = wr.weight / 36.0f;
+      gen.generate(pos, rules, wr.dice, list);
+      int best = -1, best_first = -1;
+      float best_e = 1e9f, best_fe = 1e9f;
+      bool bears_off = false;
+      for (int i = 0; i < list.size(); ++i) {
+        const int child = index(list[i].result.own());
+        const float e = mean_[static_cast<std::size_t>(child)];
+        if (e < best_e) {
+          best_e = e;
+          best = child;
+        }
+        if (list[i].result.own().off > pos.own().off) bears_off = true;
+        const float fe = first_mean_[static_cast<std::size_t>(child)];
+        if (fe < best_fe) {
+          best_fe = fe;
+          best_first = child;
+        }
       }
-    });
-    built_ = end;
+      const auto& cf = finish_[static_cast<std::size_t>(best)];
+      for (int k = 0; k + 1 < kMaxRolls; ++k) fin[static_cast<std::size_t>(k + 1)] += w * cf[static_cast<std::size_t>(k)];
+      fin[kMaxRolls - 1] += w * cf[kMaxRolls - 1];
+      mean += w * (1.0f + best_e);
+      if (bears_off) {
+        fst[1] += w;
+        fmean += w;
+      } else {
+        const auto& cs = first_[static_cast<std::size_t>(best_first)];
+        for (int k = 0; k + 1 < kMaxRolls; ++k) fst[static_cast<std::size_t>(k + 1)] += w * cs[static_cast<std::size_t>(k)];
+        fst[kMaxRolls - 1] += w * cs[kMaxRolls - 1];
+        fmean += w * (1.0f + best_fe);
+      }
+    }
+    mean_[static_cast<std::size_t>(idx)] = mean;
+    first_mean_[static_cast<std::size_t>(idx)] = fmean;
   }
   order_ = {};  // only the build needs these
   first_mean_ = {};

@@ -3,9 +3,8 @@
 // minimise the expected number of rolls), and of the rolls needed to bear off the first one.
 //
 // 54,264 positions (C(21, 6): the counts on the six points, the rest borne off), built by the
-// engine's own move generator on first use (about a second of one core, shared out among the
-// machine's cores; thread-safe, once per process; a build stopped by a time limit or Ctrl-C
-// resumes where it stopped at the next use). The
+// engine's own move generator on first use (about a second; thread-safe, once per process; a
+// build stopped by a time limit or Ctrl-C resumes where it stopped at the next use). The
 // bear-off rule is the same in every game (RULES.md §1.5), so one table serves them all. Two races
 // with every checker home are then valued exactly: the side on roll wins when it needs no more
 // rolls than the other (it rolls first).
@@ -18,9 +17,6 @@
 #include "tavli/position.h"
 
 namespace tavli {
-
-class MoveGenerator;
-class MoveList;
 
 class BearoffTable {
  public:
@@ -38,8 +34,7 @@ class BearoffTable {
 
  private:
   BearoffTable();  // the positions in build order, nothing valued yet
-  void build();    // values the positions from built_ on, a pip level at a time on every core
-  void value(std::size_t at, MoveGenerator& gen, MoveList& list);  // values the position order_[at]
+  void build();    // values the positions from built_ on; check_stop() between positions
   std::vector<std::array<float, kMaxRolls>> finish_, first_;
   std::vector<float> mean_;
   // Only while building: the positions ordered by pips (children first), how many are valued,
