@@ -131,9 +131,7 @@ int CubeReferee::cubeful_choice(const PlayerSpec& p, const Position& pos, const 
   so.plies = p.kind == PlayerSpec::Kind::Search ? p.plies : 0;
   so.filters = p.filters;
   const CubefulAnalysis a = cubeful_analyze(pos, rules, mover, dice, cube_, opt_.match, met, p.eval(), so);
-  for (int i = 0; i < list.size(); ++i)
-    if (list[i].result == a.plays.front().play.result) return i;
-  return 0;
+  return std::max(0, list.find(a.plays.front().play.result));
 }
 
 void CubeReferee::finish(GameSummary& out) const {

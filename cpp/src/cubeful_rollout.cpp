@@ -161,9 +161,7 @@ class CubefulTrials {
       const CubefulAnalysis a = cubeful_analyze(pos, rules_, side, dice, c, opt_.match, met_, ev_, search_);
       const CubefulPlayValue& top = a.plays.front();
       if (value) *value = money() ? top.equity * c.value : top.mwc;
-      for (int k = 0; k < list.size(); ++k)
-        if (list[k].result == top.play.result) return list[k];
-      return list[0];
+      return list[std::max(0, list.find(top.play.result))];
     }
     Scratch<std::vector<Position>> children_scratch;
     Scratch<std::vector<int>> where_scratch;

@@ -26,9 +26,7 @@ int searched_play(const PlayerSpec& p, int plies, const Evaluator& ev, const Pos
   opt.filters = p.filters;
   if (utility) opt.utility = *utility;
   const Analysis a = analyze(pos, rules, dice, ev, opt);
-  for (int i = 0; i < list.size(); ++i)
-    if (list[i].result == a.plays.front().play.result) return i;
-  return 0;
+  return std::max(0, list.find(a.plays.front().play.result));
 }
 
 }  // namespace

@@ -170,6 +170,13 @@ class MoveList {
   void clear() { size_ = 0; }
   // Keeps the first n plays (n <= size()).
   void truncate(int n) { size_ = n < size_ ? n : size_; }
+  // The index of the play that leads to `result` (a search's answer, found among these plays),
+  // or -1 (plays are distinct by result: one at most).
+  int find(const Position& result) const {
+    for (int i = 0; i < size_; ++i)
+      if (plays_[i].result == result) return i;
+    return -1;
+  }
 
  private:
   friend class MoveGenerator;
