@@ -230,3 +230,35 @@ def test_bad_arguments():
         analyze(tavli.Board("portes"), (3, 1))
     with pytest.raises(ValueError):
         decide(board, CubeState(2, 0), MatchState(3, (0, 2)), 1)  # an owned cube at a score it cannot be
+
+
+def test_limits_keep_the_deepest_iteration_completed():
+    """With a time or node limit the cubeful analysis deepens a ply at a time (the same kept plays):
+    completed, it equals the unlimited search; cut short, the plays hold the last completed
+    iteration's values, which are the shallower search's own. The node total an iteration needs
+    does not depend on the threads, so a limit one short of it stops every thread count alike."""
+    board = tavli.Board("backgammon")
+    cube, match = CubeState(), MatchState(7, (2, 4))
+    plain = analyze(board, (4, 2), cube, match, plies=2)
+    one = {str(p.play): p.equity for p in analyze(board, (4, 2), cube, match, plies=1).plays}
+    zero = {str(p.play): p.equity for p in analyze(board, (4, 2), cube, match, plies=0).plays}
+    roomy = analyze(board, (4, 2), cube, match, plies=2, node_limit=10**9, time_limit=3600)
+    assert not roomy.interrupted and roomy.plies == 2
+    assert [(str(p.play), p.equity, p.mwc, p.plies) for p in roomy.plays] == \
+        [(str(p.play), p.equity, p.mwc, p.plies) for p in plain.plays]
+    for threads in (1, 2):
+        exact = analyze(board, (4, 2), cube, match, plies=2, node_limit=roomy.nodes, threads=threads)
+        assert not exact.interrupted and exact.nodes == roomy.nodes
+        short = analyze(board, (4, 2), cube, match, plies=2, node_limit=roomy.nodes - 1, threads=threads)
+        assert short.interrupted and short.plies == 1 and short.nodes < roomy.nodes
+        deep = [p for p in short.plays if p.plies == 1]
+        assert 1 <= len(deep) < len(short.plays)  # the 2-ply root filter's plays, searched to 1 ply
+        for p in short.plays:
+            assert p.equity == pytest.approx((one if p.plies == 1 else zero)[str(p.play)], abs=1e-12)
+    first = analyze(board, (4, 2), cube, match, plies=2, node_limit=1)
+    assert first.interrupted and first.plies == 0 and len(first.plays) == len(zero)
+    timed = analyze(board, (4, 2), cube, match, plies=8, time_limit=0.05)
+    assert timed.interrupted and timed.plies < 8
+    for bad in ({"time_limit": -1}, {"node_limit": -5}, {"node_limit": 1.5}, {"time_limit": float("nan")}):
+        with pytest.raises(ValueError, match="time_limit|node_limit"):
+            analyze(board, (4, 2), cube, match, plies=1, **bad)

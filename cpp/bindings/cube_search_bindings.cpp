@@ -44,9 +44,11 @@ MatchUtility utility_arg(const std::array<double, 7>& after) {
 void bind_cube_search(py::module_& m) {
   m.def("_cubeful_analyze", [](const Game& g, std::pair<int, int> d, const CubeState& cube, const MatchState& match,
                                const MatchEquityTable& met, int plies, const FilterList& filters, py::handle evaluator,
-                               int threads) {
+                               int threads, double time_limit, std::int64_t node_limit) {
     const Dice dice = make_dice(d.first, d.second);
-    const SearchOptions opt = search_options(plies, filters, threads);
+    SearchOptions opt = search_options(plies, filters, threads);
+    opt.time_limit = time_limit;
+    opt.node_limit = node_limit;
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     const CubefulAnalysis a = tavli_bindings::run_stoppable(0, [&] {
@@ -54,10 +56,10 @@ void bind_cube_search(py::module_& m) {
     });
     py::list plays;
     for (const CubefulPlayValue& v : a.plays) plays.append(py::make_tuple(play_py(v.play, dice), v.equity, maybe(v.mwc), v.plies));
-    return py::make_tuple(plays, a.plies, a.nodes);
+    return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
   }, "The plays for the roll valued by the cubeful n-ply search (tavli.cube_search.analyze).", py::arg("board"),
         py::arg("dice"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("plies"), py::arg("filters"),
-        py::arg("evaluator"), py::arg("threads") = 1);
+        py::arg("evaluator"), py::arg("threads") = 1, py::arg("time_limit") = 0.0, py::arg("node_limit") = 0);
 
   m.def("_cubeful_decision", [](const Game& g, const CubeState& cube, const MatchState& match,
                                 const MatchEquityTable& met, int plies, const FilterList& filters, py::handle evaluator,

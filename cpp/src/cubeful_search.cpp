@@ -1,6 +1,8 @@
 #include "tavli/cubeful_search.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -19,6 +21,27 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const MoveFilter kRootFilter{0, 8, 0.16f};  // search.h's defaults
 const MoveFilter kInnerFilter{0, 0, 0.0f};
+
+// An analysis's limits (SearchOptions' time_limit and node_limit), shared by its threads: the
+// static evaluation that passes either ends the iteration under way by LimitReached, and the
+// analysis keeps the deepest iteration completed (as search.h's). The node total an iteration
+// needs does not depend on the threads, so neither does whether it completes under a node limit.
+struct LimitReached {};
+struct CubefulBudget {
+  using Clock = std::chrono::steady_clock;
+  std::atomic<std::int64_t> nodes{0};
+  std::atomic<bool> stop{false};
+  std::int64_t node_limit = 0;
+  bool timed = false;
+  Clock::time_point deadline{};
+
+  void spend(std::int64_t n) {
+    const std::int64_t total = nodes.fetch_add(n, std::memory_order_relaxed) + n;
+    if (node_limit && total > node_limit) stop.store(true, std::memory_order_relaxed);
+    if (timed && (total & 255) < n && Clock::now() > deadline) stop.store(true, std::memory_order_relaxed);
+    if (stop.load(std::memory_order_relaxed)) throw LimitReached{};
+  }
+};
 
 // One roll's work at a node: its plays and their values. Leased per thread (scratch.h) and kept
 // between nodes: a move list is megabytes, too big to build at every node.
@@ -43,8 +66,8 @@ struct NodeScratch {
 class CubefulSearch {
  public:
   CubefulSearch(const Rules& rules, const Evaluator& ev, const MatchState& match, const MatchEquityTable& met,
-                const std::vector<MoveFilter>& filters)
-      : rules_(rules), ev_(ev), match_(match), met_(met), filters_(filters),
+                const std::vector<MoveFilter>& filters, CubefulBudget* budget = nullptr)
+      : rules_(rules), ev_(ev), match_(match), met_(met), filters_(filters), budget_(budget),
         away_{match.away(kWhite), match.away(kBlack)},
         one_away_now_(!match.money() && (match.crawford || away_[0] == 1 || away_[1] == 1)) {}
 
@@ -210,6 +233,7 @@ class CubefulSearch {
     if (!w.batch.empty()) {
       ev_.evaluate(w.batch.data(), static_cast<int>(w.batch.size()), rules_, w.probs.data());
       nodes += static_cast<std::int64_t>(w.batch.size());
+      if (budget_) budget_->spend(static_cast<std::int64_t>(w.batch.size()));
     }
     std::vector<double>& v = w.v;
     for (std::size_t k = 0; k < w.batch.size(); ++k) {
@@ -269,6 +293,7 @@ class CubefulSearch {
   const MatchState& match_;
   const MatchEquityTable& met_;
   const std::vector<MoveFilter>& filters_;
+  CubefulBudget* budget_;
   std::array<int, 2> away_;
   bool one_away_now_;
 };
@@ -278,10 +303,11 @@ class CubefulSearch {
 // the thread count, so values and node counts (returned: their sum) do not depend on it.
 template <class Fn>
 std::int64_t root_items(std::size_t n, int threads, const Rules& rules, const Evaluator& ev, const MatchState& match,
-                        const MatchEquityTable& met, const std::vector<MoveFilter>& filters, Fn fn) {
+                        const MatchEquityTable& met, const std::vector<MoveFilter>& filters, Fn fn,
+                        CubefulBudget* budget = nullptr) {
   std::vector<std::int64_t> nodes(n, 0);
   parallel_for(static_cast<std::int64_t>(n), threads, [&](std::int64_t i) {
-    CubefulSearch s(rules, ev, match, met, filters);
+    CubefulSearch s(rules, ev, match, met, filters, budget);
     fn(s, static_cast<std::size_t>(i));
     nodes[static_cast<std::size_t>(i)] = s.nodes;
   });
@@ -300,6 +326,9 @@ void check_arguments(const Rules& rules, const CubeState& cube, const MatchState
     throw std::invalid_argument("cubeful search plies must be 0.." + std::to_string(kMaxCubefulPlies));
   if (opt.threads < 1 || opt.threads > kMaxThreads)
     throw std::invalid_argument("cubeful search threads must be 1.." + std::to_string(kMaxThreads));
+  if (!(opt.time_limit >= 0) || !std::isfinite(opt.time_limit))
+    throw std::invalid_argument("time_limit must be a finite number of seconds >= 0");
+  if (opt.node_limit < 0) throw std::invalid_argument("node_limit must be >= 0");
   for (const MoveFilter& f : opt.filters)
     if (f.accept < 0 || f.extra < 0 || !(f.threshold >= 0))
       throw std::invalid_argument("move filters need accept >= 0, extra >= 0, threshold >= 0");
@@ -326,23 +355,44 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
   if (opt.plies >= 1) search.select(vals, 1, root, keep);
   if (list.size() == 1) keep = {0};
   std::vector<int> depth_of(static_cast<std::size_t>(list.size()), 0);
-  for (int i : keep) depth_of[static_cast<std::size_t>(i)] = opt.plies;
-  if (opt.plies > 0) {
+  CubefulAnalysis out;
+  // Without limits the kept plays are searched at opt.plies at once; with one, at 1, 2, ... plies
+  // in turn (the same kept plays: the values at opt.plies are the same either way), and the
+  // deepest iteration completed is the answer.
+  const bool limited = opt.time_limit > 0 || opt.node_limit > 0;
+  CubefulBudget budget;
+  budget.nodes = search.nodes;
+  budget.node_limit = opt.node_limit;
+  budget.timed = opt.time_limit > 0;
+  if (budget.timed)
+    budget.deadline = CubefulBudget::Clock::now() + std::chrono::duration_cast<CubefulBudget::Clock::duration>(
+                                                        std::chrono::duration<double>(opt.time_limit));
+  out.nodes = search.nodes;
+  for (int d = limited ? 1 : opt.plies; d >= 1 && d <= opt.plies; ++d) {
     // Each kept play is searched by a searcher of its own (see root_items).
     std::vector<double> deep(keep.size());
-    search.nodes += root_items(keep.size(), opt.threads, rules, ev, match, met, opt.filters,
-                               [&](CubefulSearch& s, std::size_t k) {
-      const int i = keep[k];
-      const PlyResult step = advance(pos, list[i], rules, mover);
-      if (step.outcome) {  // exact already
-        deep[k] = vals[static_cast<std::size_t>(i)];
-        return;
-      }
-      std::vector<double> v;
-      s.node(step.position, step.to_move, cubes, opt.plies, 1, nullptr, v);
-      deep[k] = s.flip(v[0]);
-    });
-    for (std::size_t k = 0; k < keep.size(); ++k) vals[static_cast<std::size_t>(keep[k])] = deep[k];
+    try {
+      out.nodes += root_items(keep.size(), opt.threads, rules, ev, match, met, opt.filters,
+                              [&](CubefulSearch& s, std::size_t k) {
+        const int i = keep[k];
+        const PlyResult step = advance(pos, list[i], rules, mover);
+        if (step.outcome) {  // exact already
+          deep[k] = vals[static_cast<std::size_t>(i)];
+          return;
+        }
+        std::vector<double> v;
+        s.node(step.position, step.to_move, cubes, d, 1, nullptr, v);
+        deep[k] = s.flip(v[0]);
+      }, limited ? &budget : nullptr);
+    } catch (const LimitReached&) {
+      out.interrupted = true;
+      break;
+    }
+    for (std::size_t k = 0; k < keep.size(); ++k) {
+      vals[static_cast<std::size_t>(keep[k])] = deep[k];
+      depth_of[static_cast<std::size_t>(keep[k])] = d;
+    }
+    out.plies = d;
   }
   std::vector<int> order(static_cast<std::size_t>(list.size()));
   std::iota(order.begin(), order.end(), 0);
@@ -351,14 +401,11 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
     if (depth_of[ia] != depth_of[ib]) return depth_of[ia] > depth_of[ib];
     return vals[ia] > vals[ib];
   });
-  CubefulAnalysis out;
-  out.plies = opt.plies;
   for (int i : order) {
     const double value = vals[static_cast<std::size_t>(i)];
     out.plays.push_back(CubefulPlayValue{list[i], search.normalised(value, mover, cube), match.money() ? kNaN : value,
                                          depth_of[static_cast<std::size_t>(i)]});
   }
-  out.nodes = search.nodes;
   return out;
 }
 

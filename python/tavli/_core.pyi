@@ -496,8 +496,9 @@ def _cube_decision(
 def _cube_efficiency(board: Board) -> tuple[str, float]: ...
 def _cubeful_analyze(
     board: Board, dice: tuple[int, int], cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
-    filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ...,
-) -> tuple[list[tuple[Play, float, float | None, int]], int, int]: ...
+    filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ..., time_limit: float = ...,
+    node_limit: int = ...,
+) -> tuple[list[tuple[Play, float, float | None, int]], int, int, bool]: ...
 def _cubeful_decision(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
     filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ...,

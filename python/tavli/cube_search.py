@@ -43,9 +43,18 @@ class CubefulPlay:
 
 @dataclass(frozen=True)
 class CubefulAnalysis:
+    """The plays best first (searched deepest first, then by equity); plies the deepest iteration
+    completed, nodes the static evaluations, interrupted whether a time or node limit cut the
+    search short (then the plays searched deepest hold that iteration's values)."""
+
     plays: list[CubefulPlay]
     plies: int
     nodes: int
+    interrupted: bool = False
+
+    @property
+    def best(self) -> CubefulPlay:
+        return self.plays[0]
 
 
 def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any, threads: Any
@@ -65,16 +74,22 @@ def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: 
 
 
 def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
-            met: Any = None, evaluator: Any = None, threads: int = 1) -> CubefulAnalysis:
+            met: Any = None, evaluator: Any = None, threads: int = 1, time_limit: float | None = None,
+            node_limit: int | None = None) -> CubefulAnalysis:
     """The legal plays for the roll, best first, valued by the cubeful search `plies` deep (move
     filters as Board.analyze's). cube/match as tavli.cube's (None: centred cube, money play).
-    `threads`: the plays searched deep are shared out among them (the same results for any count)."""
+    `threads`: the plays searched deep are shared out among them (the same results for any count).
+    `time_limit` (seconds) / `node_limit` (static evaluations), as Board.analyze's: with either, the
+    search deepens one ply at a time and answers with the deepest iteration completed."""
+    from .evaluators import search_args
+
     cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
+    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
     if board.is_game_over():
         raise ValueError("the game is over: there are no legal plays")
-    plays, done, nodes = _core._cubeful_analyze(board, parse_dice(dice), cube_s, match_s, table, plies, flt, ev,
-                                                threads)
-    return CubefulAnalysis([CubefulPlay(*p) for p in plays], done, nodes)
+    plays, done, nodes, cut = _core._cubeful_analyze(board, parse_dice(dice), cube_s, match_s, table, plies, flt, ev,
+                                                     threads, seconds, nodes_max)
+    return CubefulAnalysis([CubefulPlay(*p) for p in plays], done, nodes, cut)
 
 
 def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,

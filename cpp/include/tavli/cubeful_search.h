@@ -22,8 +22,11 @@
 // Threads (SearchOptions::threads, 1..1024): the root's items (a cube decision's 21 rolls, an
 // analysis's plays kept for the deep search) are shared out among them; each item is searched by
 // a searcher of its own (its own transposition memo), so equities, the chosen plays and the node
-// counts are the same for any thread count. No cache, no node or time limit (SearchOptions'
-// time_limit and node_limit are not used); a stop request (interrupt.h) unwinds it. Plies 0..8.
+// counts are the same for any thread count. No cache. A stop request (interrupt.h) unwinds either
+// call. Limits: cubeful_analyze takes SearchOptions' time_limit and node_limit as search.h's
+// analyze does (with either, it searches 1, 2, ... plies in turn and answers with the deepest
+// iteration completed, `interrupted` set when a limit cut one short; the 0-ply values are always
+// completed); cubeful_decision takes none. Plies 0..8.
 #pragma once
 
 #include <vector>
@@ -44,8 +47,9 @@ struct CubefulPlayValue {
 
 struct CubefulAnalysis {
   std::vector<CubefulPlayValue> plays;  // best first (searched deepest first, then by value)
-  int plies = 0;
-  std::int64_t nodes = 0;  // static evaluations
+  int plies = 0;            // deepest iteration completed
+  std::int64_t nodes = 0;   // static evaluations (of the completed iterations, under a limit)
+  bool interrupted = false;  // a time or node limit cut an iteration short
 };
 
 // The legal plays for `dice` of `mover` (the absolute side to move in mover-relative `pos`), each

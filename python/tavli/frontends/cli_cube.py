@@ -52,7 +52,8 @@ def print_cube_decision(board: Any, cube: Any, match: Any, probabilities: Any, p
                                          f"{match.score[1]}{', Crawford' if match.crawford else ''}")
     print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
     if not _core._variant_takes_cube(board.variant):
-        print("(no doubling cube in this game; plays ranked by match winning chance at the score)")
+        print("(no doubling cube in this game; plays ranked by "
+              + ("cubeless equity)" if match.money else "match winning chance at the score)"))
         return
     d = board.cube_decision(cube, match, probabilities=probabilities)
     mwc: Callable[[float | None], str] = lambda v: "" if v is None else f"  (MWC {v:.4f})"  # noqa: E731
