@@ -161,6 +161,22 @@ def test_threads_do_not_change_the_result():
     assert m1 == pytest.approx(mwc(p1, mp.utility("portes", 5, (1, 4), 0)), abs=1e-6)
 
 
+def test_limits_keep_the_deepest_iteration_completed():
+    """A node limit cuts the score-aware search as it cuts Board.analyze's: the deepest completed
+    iteration is the answer, flagged interrupted (as_analysis carries the flag)."""
+    board = tavli.Board("portes")
+    full = mp._analyze(board, (5, 2), 5, (1, 4), 2, None, 1, None, None, 0, None)
+    assert not full[3] and full[1] == 2
+    cut = mp._analyze(board, (5, 2), 5, (1, 4), 2, None, 1, None, None, 0, None, None, full[2] - 1)
+    assert cut[3] and cut[1] == 1
+    one = {str(p.play): p.mwc for p in mp.analyze(board, (5, 2), 5, (1, 4), 1)}
+    assert all(p.mwc == pytest.approx(one[str(p.play)], abs=1e-12) for p in cut[0] if p.plies == 1)
+    a = mp.as_analysis(board, (5, 2), tavli.MatchState(5, (1, 4)), 2, node_limit=full[2] - 1)
+    assert a.interrupted and a.plies == 1
+    with pytest.raises(ValueError, match="node_limit"):
+        mp.analyze(board, (5, 2), 5, (1, 4), 1, node_limit=-1)
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="score"):
         mp.utility("tavla", 5, (5, 0), 0)

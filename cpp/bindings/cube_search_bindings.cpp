@@ -87,10 +87,13 @@ void bind_cube_search(py::module_& m) {
   }, "MWC of `self` once `winner` scores `points` (met.h's after_game).");
 
   m.def("_analyze_utility", [](const Game& g, std::pair<int, int> d, int plies, const FilterList& filters, int threads,
-                               py::handle evaluator, const std::array<double, 7>& after) {
+                               py::handle evaluator, const std::array<double, 7>& after, double time_limit,
+                               std::int64_t node_limit) {
     const Dice dice = make_dice(d.first, d.second);
     SearchOptions opt = search_options(plies, filters, threads);
     opt.utility = utility_arg(after);
+    opt.time_limit = time_limit;
+    opt.node_limit = node_limit;
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
@@ -99,8 +102,10 @@ void bind_cube_search(py::module_& m) {
     for (const PlayValue& v : a.plays)
       plays.append(py::make_tuple(play_py(v.play, dice), tavli_bindings::probs_tuple(v.probabilities),
                                   opt.utility.emg(v.probabilities), opt.utility.mwc(v.probabilities), v.plies));
-    return py::make_tuple(plays, a.plies, a.nodes);
-  }, "The plays for the roll ranked by match winning chance (search.h's MatchUtility; tavli.match_play).");
+    return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
+  }, "The plays for the roll ranked by match winning chance (search.h's MatchUtility; tavli.match_play).",
+        py::arg("board"), py::arg("dice"), py::arg("plies"), py::arg("filters"), py::arg("threads"),
+        py::arg("evaluator"), py::arg("after"), py::arg("time_limit") = 0.0, py::arg("node_limit") = 0);
 
   m.def("_evaluate_utility", [](const Game& g, int plies, const FilterList& filters, int threads, py::handle evaluator,
                                 const std::array<double, 7>& after) {

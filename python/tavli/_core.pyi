@@ -508,8 +508,8 @@ def _met_after_game(
 ) -> float: ...
 def _analyze_utility(
     board: Board, dice: tuple[int, int], plies: int, filters: list[tuple[int, int, float]], threads: int,
-    evaluator: _Evaluator, after: Sequence[float],
-) -> tuple[list[tuple[Play, tuple[float, ...], float, float, int]], int, int]: ...
+    evaluator: _Evaluator, after: Sequence[float], time_limit: float = ..., node_limit: int = ...,
+) -> tuple[list[tuple[Play, tuple[float, ...], float, float, int]], int, int, bool]: ...
 def _evaluate_utility(
     board: Board, plies: int, filters: list[tuple[int, int, float]], threads: int, evaluator: _Evaluator,
     after: Sequence[float],

@@ -162,38 +162,46 @@ def _weights(board: "Board", length: int, score: Sequence[int], cycle: Sequence[
 
 
 def _analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int, filters: Any, threads: int,
-             evaluator: Any, cycle: Sequence[str] | None, game_index: int, met: Any) -> tuple[list[ScoredPlay], int, int]:
-    from .results import Analysis, Probabilities
+             evaluator: Any, cycle: Sequence[str] | None, game_index: int, met: Any, time_limit: Any = None,
+             node_limit: Any = None) -> tuple[list[ScoredPlay], int, int, bool]:
+    from .results import Probabilities
     from .evaluators import evaluator_arg, filters_arg, search_args
 
-    plies, threads, _, _ = search_args(plies, threads, None, None)
+    plies, threads, seconds, nodes_max = search_args(plies, threads, time_limit, node_limit)
     w = _weights(board, length, score, cycle, game_index, met)
     if board.is_game_over():
         raise ValueError("the game is over: there are no legal plays")
-    plays, done, nodes = _core._analyze_utility(board, parse_dice(dice), plies, filters_arg(filters), threads,
-                                                evaluator_arg(evaluator), w)
-    return [ScoredPlay(p, Probabilities(*pr), eq, mwc, d) for p, pr, eq, mwc, d in plays], done, nodes
+    plays, done, nodes, cut = _core._analyze_utility(board, parse_dice(dice), plies, filters_arg(filters), threads,
+                                                     evaluator_arg(evaluator), w, seconds, nodes_max)
+    return [ScoredPlay(p, Probabilities(*pr), eq, mwc, d) for p, pr, eq, mwc, d in plays], done, nodes, cut
 
 
 def analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 1, *, filters: Any = None,
             threads: int = 1, evaluator: Any = None, cycle: Sequence[str] | None = None, game_index: int = 0,
-            met: Any = None) -> list[ScoredPlay]:
+            met: Any = None, time_limit: float | None = None, node_limit: int | None = None) -> list[ScoredPlay]:
     """The legal plays for the roll, best first by match winning chance at the score, the search
-    ranking by it at every node (Board.analyze's plies, filters, threads, evaluator)."""
-    return _analyze(board, dice, length, score, plies, filters, threads, evaluator, cycle, game_index, met)[0]
+    ranking by it at every node (Board.analyze's plies, filters, threads, evaluator, time_limit and
+    node_limit: a limit keeps the deepest iteration completed)."""
+    return _analyze(board, dice, length, score, plies, filters, threads, evaluator, cycle, game_index, met,
+                    time_limit, node_limit)[0]
 
 
 def as_analysis(board: "Board", dice: Any, match: Any, plies: int = 1, **kwargs: Any) -> "Analysis":
     """analyze() at a tavli.MatchState's score as a tavli.Analysis (equity: the MWC as EMG), for
     the frontends that print Board.analyze's results; Board.analyze itself in money play and for
-    games scored by checkers."""
+    games scored by checkers. kwargs: filters, threads, evaluator, met, time_limit, node_limit."""
     from .results import Analysis, AnalyzedPlay
 
     if match.money or board.variant in NO_UTILITY:
+        kwargs.pop("met", None)
         return board.analyze(dice, plies, **kwargs)
-    plays, done, nodes = _analyze(board, dice, match.length, match.score, plies, kwargs.get("filters"),
-                                  kwargs.get("threads", 1), kwargs.get("evaluator"), None, 0, kwargs.get("met"))
-    return Analysis([AnalyzedPlay(p.play, p.probabilities, p.equity, p.plies) for p in plays], done, nodes, False)
+    known = {"filters", "threads", "evaluator", "met", "time_limit", "node_limit"}
+    if set(kwargs) - known:
+        raise TypeError(f"as_analysis: unknown keyword {sorted(set(kwargs) - known)[0]!r}")
+    plays, done, nodes, cut = _analyze(board, dice, match.length, match.score, plies, kwargs.get("filters"),
+                                       kwargs.get("threads", 1), kwargs.get("evaluator"), None, 0, kwargs.get("met"),
+                                       kwargs.get("time_limit"), kwargs.get("node_limit"))
+    return Analysis([AnalyzedPlay(p.play, p.probabilities, p.equity, p.plies) for p in plays], done, nodes, cut)
 
 
 def best_play(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 0,

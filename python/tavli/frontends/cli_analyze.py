@@ -74,7 +74,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         if state is not None and not state[1].money:  # ranked by match winning chance (tavli.match_play)
             from ..match_play import as_analysis
 
-            a = as_analysis(board, dice, state[1], args.plies, threads=args.threads, evaluator=evaluator)
+            a = as_analysis(board, dice, state[1], args.plies, threads=args.threads, evaluator=evaluator,
+                            time_limit=args.time_limit)
         else:
             a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
                               evaluator=evaluator)
