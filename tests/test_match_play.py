@@ -189,3 +189,15 @@ def test_bad_arguments():
         _core._analyze_utility(tavli.Board("tavla"), (3, 1), 0, [], 1, None, (1.5, 1, 1, 0, 0, 0, 0.5))
     with pytest.raises(ValueError, match="match utility"):
         _core._analyze_utility(tavli.Board("tavla"), (3, 1), 0, [], 1, None, (0.2, 1, 1, 0.4, 0, 0, 0.5))
+
+
+def test_a_dead_cube_multiplies_the_points():
+    """At 2-away 2-away with the cube at 2 any win takes the match: a gammon counts for nothing more
+    (rule book arithmetic, no table needed); at 1 the single win leaves 1-away 2-away."""
+    assert mp.utility("backgammon", 7, (5, 5), 0, cube_value=2) == (1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.5)
+    single = mp.utility("backgammon", 7, (5, 5), 0)
+    assert single[0] < 1.0 and single[1] == 1.0 and single[3] > 0.0
+    with pytest.raises(ValueError, match="power of two"):
+        mp.utility("backgammon", 7, (5, 5), 0, cube_value=3)
+    with pytest.raises(ValueError, match="no doubling cube"):
+        mp.utility("tavla", 7, (5, 5), 0, cube_value=2)

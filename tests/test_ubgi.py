@@ -319,7 +319,7 @@ BAD = [
     ("setoption name MoveFormat value xml", "error bad_value option MoveFormat: expected one of gnubg|steps"),
     ("setoption name Hash value 64", "error unsupported option Hash: no such option"),
     ("setoption Plies 2", "error bad_command expected: setoption name <Name> value <Value>"),
-    ("setoption name EvalMode value cubeful", "error unsupported option EvalMode: "),
+    ("setoption name EvalMode value cubefull", "error bad_value option EvalMode: expected one of cubeless|cubeful"),
     ("set engine.ply 0", "error bad_value engine.ply: 0 is outside 1..33"),
     ("set game.position x", "error bad_state game.position is read-only"),
     ("set engine.nothing 1", "error unsupported engine.nothing: no such key"),
@@ -570,3 +570,65 @@ def test_eval_depth_n_counts_plies_as_go_depth_n(depth):
     assert len(evals) == 1 and field(evals[0], "depth") == str(depth), lines
     assert [int(field(line, "depth")) for line in lines if line.startswith("info depth ")] == list(range(depth + 1))
     assert float(field(evals[0], "eq")) == pytest.approx(-go_eq, abs=2e-6)
+
+
+# ---- checker play in the session's cube and match context ----------------------------------------
+
+def test_checker_play_at_double_match_point_maximises_the_winning_chance():
+    """At 4-4 in a 5-point Tavla match any win takes the match, so the MWC of a play is its
+    probability of winning (the rule book's scoring, no table needed): `go` ranks by it and
+    reports it as mwc."""
+    board = tavli.Board("tavla")
+    lines = session("setoption name Variant value tavla\nnewsession type match length 5\nsetscore 4 4\n"
+                    "dice 6 4\ngo depth 0\n")
+    depth_lines, multipv, best = search_lines(lines)
+    plays = board.analyze((6, 4), plies=0)
+    win = max(plays, key=lambda p: p.probabilities.win)
+    assert best == format_play(win.play)
+    first = multipv[0].split()
+    assert float(first[first.index("mwc") + 1]) == pytest.approx(win.probabilities.win, abs=2e-6)
+    assert float(first[first.index("eq") + 1]) == pytest.approx(2 * win.probabilities.win - 1, abs=2e-6)
+    assert all(" mwc " in line for line in depth_lines)
+    # Deeper, the replies are chosen by winning chance too: each play's mwc is its own pwin.
+    lines = session("setoption name Variant value tavla\nnewsession type match length 5\nsetscore 4 4\n"
+                    "dice 6 4\ngo depth 1\n")
+    for line in search_lines(lines)[1]:
+        words = line.split()
+        assert words[words.index("mwc") + 1] == words[words.index("pwin") + 1]
+    # Money play has no mwc.
+    money = session("setoption name Variant value tavla\ndice 6 4\ngo depth 1\n")
+    assert not any(" mwc " in line for line in money)
+
+
+def test_evalmode_cubeful_ranks_by_the_cubeful_search():
+    from tavli.cube import CubeState, MatchState
+    from tavli.cube_search import analyze as cubeful_analyze
+
+    board = tavli.Board("backgammon")
+    for context, cube, match in [("", CubeState(), MatchState()),
+                                 ("newsession type match length 7\nsetscore 2 4\nsetcube value 2 owner p1\n",
+                                  CubeState(2, 1), MatchState(7, (2, 4)))]:
+        lines = session(f"setoption name EvalMode value cubeful\n{context}dice 4 2\ngo depth 1\n")
+        assert not errors(lines), lines
+        _, multipv, best = search_lines(lines)
+        want = cubeful_analyze(board, (4, 2), cube, match, plies=1)
+        assert best == format_play(want.best.play)
+        words = multipv[0].split()
+        assert float(words[words.index("eq") + 1]) == pytest.approx(want.best.equity, abs=2e-6)
+        assert ("mwc" in words) == (not match.money) and "pwin" not in words  # no cubeless probabilities
+    lines = session("set engine.evalmode cubeful\nget engine.evalmode\ndice 4 2\ngo depth 9\n")
+    assert lines == ["value engine.evalmode cubeful",
+                     "error bad_value go depth: the cubeful search (EvalMode cubeful) goes 0..8 plies deep"]
+
+
+def test_cubeless_checker_play_in_a_match_counts_the_dead_cube():
+    """EvalMode cubeless at 7-point 5-5 with the cube at 2: every win takes the match, so the
+    ranking is by the winning chance, as at double match point."""
+    board = tavli.Board("backgammon")
+    lines = session("newsession type match length 7\nsetscore 5 5\nsetcube value 2 owner p1\ndice 6 4\n"
+                    "go depth 0\n")
+    _, multipv, best = search_lines(lines)
+    plays = board.analyze((6, 4), plies=0)
+    assert best == format_play(max(plays, key=lambda p: p.probabilities.win).play)
+    words = multipv[0].split()
+    assert float(words[words.index("mwc") + 1]) == pytest.approx(max(p.probabilities.win for p in plays), abs=2e-6)

@@ -98,11 +98,12 @@ def cycle_met(games: tuple[str, ...], max_away: int = MAX_AWAY) -> tuple[tuple[t
 
 
 def utility(variant: str, length: int, score: Sequence[int], mover: int, *, cycle: Sequence[str] | None = None,
-            game_index: int = 0, met: Any = None) -> tuple[float, ...] | None:
+            game_index: int = 0, met: Any = None, cube_value: int = 1) -> tuple[float, ...] | None:
     """The seven weights (MWC of `mover` after he wins 1, 2, 3 points, loses 1, 2, 3, a draw) for a
     game of `variant` in a match to `length` at `score` (points of players 0 and 1). `cycle`: the
     match's games in order (None: this game alone) and `game_index` this game's place in it; `met`
-    for the games with the cube (None: Kazaross-XG2). None for Tawla 31 (scored by checkers)."""
+    for the games with the cube (None: Kazaross-XG2); `cube_value`: their cube, dead at that value
+    (each result counts so many times). None for Tawla 31 (scored by checkers)."""
     from .cube import _met_arg
 
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
@@ -112,6 +113,10 @@ def utility(variant: str, length: int, score: Sequence[int], mover: int, *, cycl
         raise ValueError(f"score {s0}-{s1}: each must be 0..{length - 1} in a {length}-point match")
     if mover not in (0, 1):
         raise ValueError(f"mover must be player 0 or 1, got {mover!r}")
+    if isinstance(cube_value, bool) or cube_value not in [2**k for k in range(16)]:
+        raise ValueError(f"cube_value must be a power of two 1..32768, got {cube_value!r}")
+    if cube_value != 1 and not _core._variant_takes_cube(variant):
+        raise ValueError(f"{variant} has no doubling cube: cube_value must be 1")
     if variant in NO_UTILITY:
         return None
     away = [length - s0, length - s1]
@@ -123,7 +128,7 @@ def utility(variant: str, length: int, score: Sequence[int], mover: int, *, cycl
         one_away = 1 in away
 
         def after(winner: int, pts: int) -> float:
-            return _core._met_after_game(table, away[0], away[1], one_away, mover, winner, pts)
+            return _core._met_after_game(table, away[0], away[1], one_away, mover, winner, pts * cube_value)
 
         wins = [after(mover, k) for k in (1, 2, 3)]
         losses = [after(1 - mover, k) for k in (1, 2, 3)]
@@ -154,8 +159,9 @@ class ScoredPlay:
 
 
 def _weights(board: "Board", length: int, score: Sequence[int], cycle: Sequence[str] | None, game_index: int,
-             met: Any) -> tuple[float, ...]:
-    w = utility(board.variant, length, score, board.turn, cycle=cycle, game_index=game_index, met=met)
+             met: Any, cube_value: int = 1) -> tuple[float, ...]:
+    w = utility(board.variant, length, score, board.turn, cycle=cycle, game_index=game_index, met=met,
+                cube_value=cube_value)
     if w is None:
         raise ValueError(f"{board.variant} scores by checkers: no score-aware ranking (use Board.analyze)")
     return w
@@ -163,12 +169,12 @@ def _weights(board: "Board", length: int, score: Sequence[int], cycle: Sequence[
 
 def _analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int, filters: Any, threads: int,
              evaluator: Any, cycle: Sequence[str] | None, game_index: int, met: Any, time_limit: Any = None,
-             node_limit: Any = None) -> tuple[list[ScoredPlay], int, int, bool]:
+             node_limit: Any = None, cube_value: int = 1) -> tuple[list[ScoredPlay], int, int, bool]:
     from .results import Probabilities
     from .evaluators import evaluator_arg, filters_arg, search_args
 
     plies, threads, seconds, nodes_max = search_args(plies, threads, time_limit, node_limit)
-    w = _weights(board, length, score, cycle, game_index, met)
+    w = _weights(board, length, score, cycle, game_index, met, cube_value)
     if board.is_game_over():
         raise ValueError("the game is over: there are no legal plays")
     plays, done, nodes, cut = _core._analyze_utility(board, parse_dice(dice), plies, filters_arg(filters), threads,
@@ -178,12 +184,14 @@ def _analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies
 
 def analyze(board: "Board", dice: Any, length: int, score: Sequence[int], plies: int = 1, *, filters: Any = None,
             threads: int = 1, evaluator: Any = None, cycle: Sequence[str] | None = None, game_index: int = 0,
-            met: Any = None, time_limit: float | None = None, node_limit: int | None = None) -> list[ScoredPlay]:
+            met: Any = None, time_limit: float | None = None, node_limit: int | None = None,
+            cube_value: int = 1) -> list[ScoredPlay]:
     """The legal plays for the roll, best first by match winning chance at the score, the search
     ranking by it at every node (Board.analyze's plies, filters, threads, evaluator, time_limit and
-    node_limit: a limit keeps the deepest iteration completed)."""
+    node_limit: a limit keeps the deepest iteration completed). `cube_value`: a game with the cube
+    played at that value with the cube dead (tavli.cube_search ranks with a live cube)."""
     return _analyze(board, dice, length, score, plies, filters, threads, evaluator, cycle, game_index, met,
-                    time_limit, node_limit)[0]
+                    time_limit, node_limit, cube_value)[0]
 
 
 def as_analysis(board: "Board", dice: Any, match: Any, plies: int = 1, **kwargs: Any) -> "Analysis":

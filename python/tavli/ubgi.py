@@ -36,6 +36,7 @@ from .frontends.ubgi_cube import CubeCommandError, CubeContext
 PROTOCOL_VERSION = "0.2"
 MAX_LINE = 65536  # characters; a whole game's moves list fits many times over
 MAX_PLIES = _core.MAX_SEARCH_PLIES  # the search API's bound (cpp/include/tavli/search.h)
+MAX_CUBEFUL_PLIES = _core.MAX_CUBEFUL_PLIES  # the cubeful search's (cpp/include/tavli/cubeful_search.h)
 MAX_TIME_MS = 86_400_000  # the search API's bound on time limits (one day)
 
 _DICE_TOKEN = re.compile(r"^[1-6]-?[1-6]$")
@@ -80,6 +81,9 @@ _SETTINGS = (
              help="gnubg move text (24/13, 8/5(2), 13/7*) or every step written out (24/18 18/13)"),
     _Setting("MaxTime", "engine.maxtime", "spin", int(FRONTEND_TIME_LIMIT * 1000), 1, MAX_TIME_MS,
              help="milliseconds: the time limit of a search that sets no movetime"),
+    _Setting("EvalMode", "engine.evalmode", "combo", "cubeless", choices=ubgi_cube.EVAL_MODES,
+             help="checker play: cubeless (at a match score ranked by match winning chance) or cubeful "
+                  "(the session's cube and score in the search, in the games with the cube)"),
 )
 _BY_NAME = {s.name.lower(): s for s in _SETTINGS}
 _BY_KEY = {s.key: s for s in _SETTINGS}
@@ -114,6 +118,11 @@ def _probabilities(p: Any) -> str:
     return " ".join(f"{name} {_number(v)}" for name, v in zip(names, values))
 
 
+def _mwc(x: float | None) -> str:
+    """` mwc <x>` in a match (the side to play's match winning chance), nothing in money play."""
+    return "" if x is None else f" mwc {_number(x)}"
+
+
 def _xgid_dice_field(xgid: str) -> str:
     """An XGID's dice field (the fifth): a roll such as "52", "00" (to roll or double), "D" (doubled)."""
     fields = xgid.split(":")
@@ -131,7 +140,7 @@ class _Search:
 
     def __init__(self, session: "Session", *, evaluate: bool, board: Board, dice: tuple[int, int] | None,
                  depth: int, time_limit: float, node_limit: int | None, infinite: bool, multipv: int,
-                 move_format: str, threads: int) -> None:
+                 move_format: str, threads: int, context: CubeContext, eval_mode: str) -> None:
         self.session = session
         self.evaluate = evaluate
         self.board = board
@@ -143,6 +152,8 @@ class _Search:
         self.multipv = multipv
         self.move_format = move_format
         self.threads = threads
+        self.context = context  # the session's cube and score, as `go` started
+        self.eval_mode = eval_mode
         self._cond = threading.Condition()
         self._cancelled = False
         self._thread = threading.Thread(target=self._run, name="ubgi-search", daemon=True)
@@ -192,6 +203,9 @@ class _Search:
             raise box["error"]
         return box["value"]
 
+    def _rank(self, plies: int, **limits: Any) -> ubgi_cube.Ranking:
+        return ubgi_cube.rank_plays(self.board, self._dice(), self.context, self.eval_mode, plies, **limits)
+
     def _run(self) -> None:
         emit = self.session._emit
         start = time.monotonic()
@@ -206,39 +220,40 @@ class _Search:
                 nodes_left = None if self.node_limit is None else self.node_limit - nodes
                 if depth > 0 and (left <= 0 or (nodes_left is not None and nodes_left <= 0)):
                     break
-                limits: dict[str, Any] = {"plies": depth, "threads": self.threads, "time_limit": max(left, 0.001),
-                          "node_limit": nodes_left or None}
+                limits: dict[str, Any] = {"threads": self.threads, "time_limit": max(left, 0.001),
+                                          "node_limit": nodes_left or None}
                 if self.evaluate:
-                    result = self._call(functools.partial(self.board.evaluate, **limits))
+                    result = self._call(functools.partial(self.board.evaluate, depth, **limits))
                 else:
-                    result = self._call(functools.partial(self.board.analyze, self._dice(), **limits))
+                    result = self._call(functools.partial(self._rank, depth, **limits))
                 if result is None:
                     break
                 nodes += result.nodes
                 if best is None or result.plies > best.plies:  # a cut-short call may finish shallower
                     best = result
                     elapsed = max(time.monotonic() - start, 1e-6)
-                    value = best.equity if self.evaluate else best[0].equity
+                    value = best.equity if self.evaluate else best.plays[0].equity
                     line = (f"info depth {best.plies} nodes {nodes} time_ms {int(elapsed * 1000)} "
                             f"nps {int(nodes / elapsed)} eq {_number(value)}")
                     if not self.evaluate:
-                        line += f" pv {format_play(best[0].play, self.move_format)}"
+                        line += f"{_mwc(best.plays[0].mwc)} pv {format_play(best.plays[0].play, self.move_format)}"
                     emit(line)
                 if result.interrupted:
                     break
             if best is None:  # stopped before depth 0 came back: it takes microseconds, so wait for it
                 best = (self.board.evaluate(plies=0) if self.evaluate
-                        else self.board.analyze(self._dice(), plies=0, threads=self.threads))
+                        else self._rank(0, threads=self.threads, time_limit=0.0, node_limit=None))
             if self.infinite:  # UCI: an infinite search answers only after stop
                 with self._cond:
                     self._cond.wait_for(lambda: self._cancelled)
             if self.evaluate:
                 emit(f"eval eq {_number(best.equity)} {_probabilities(best.probabilities)} depth {best.plies}")
                 return
-            for k, ap in enumerate(best[: self.multipv], 1):
-                emit(f"info multipv {k} depth {ap.plies} eq {_number(ap.equity)} {_probabilities(ap.probabilities)} "
+            for k, ap in enumerate(best.plays[: self.multipv], 1):
+                probabilities = "" if ap.probabilities is None else " " + _probabilities(ap.probabilities)
+                emit(f"info multipv {k} depth {ap.plies} eq {_number(ap.equity)}{_mwc(ap.mwc)}{probabilities} "
                      f"pv {format_play(ap.play, self.move_format)}")
-            emit(f"bestmove {format_play(best[0].play, self.move_format)}")
+            emit(f"bestmove {format_play(best.plays[0].play, self.move_format)}")
         except Exception as exc:  # the engine refused: say so, never die
             emit(f"error bad_state {type(exc).__name__}: {exc}")
 
@@ -325,7 +340,7 @@ class Session:
                 raise ProtocolError("bad_value", f"{what}: {exc}") from None
             self._start_position(variant, {})
             return
-        if not key_form and name.lower() in ("seed", "deterministic", "evalmode"):
+        if not key_form and name.lower() in ("seed", "deterministic"):
             self._compat_option(name.lower(), value)
             return
         setting = _BY_KEY.get(name) if key_form else _BY_NAME.get(name.lower())
@@ -361,8 +376,6 @@ class Session:
             _int_arg(value, "option Seed", 0, 2**64 - 1)
         elif name == "deterministic" and value.lower() not in ("true", "on", "1"):
             raise ProtocolError("unsupported", "option Deterministic: the engine is always deterministic")
-        elif name == "evalmode" and value.lower() != "cubeless":
-            raise ProtocolError("unsupported", "option EvalMode: tavli evaluates cubeless only")
 
     def get_key(self, key: str) -> str:
         if key == "game.variant":
@@ -512,12 +525,19 @@ class Session:
         if not evaluate:  # a finished game still has a value: eval gives it exactly
             self._check_playable()
         infinite = found.get("infinite", False)
+        deepest = MAX_PLIES
+        if not evaluate and ubgi_cube.uses_cubeful_search(self.variant, self.settings["EvalMode"]):
+            deepest = MAX_CUBEFUL_PLIES
+            if found.get("depth", self.settings["Plies"]) > deepest and not infinite:
+                raise ProtocolError("bad_value", f"go depth: the cubeful search (EvalMode cubeful) goes 0..{deepest} "
+                                    "plies deep")
         self.search = _Search(
             self, evaluate=evaluate, board=self.board.copy(), dice=self.dice,
-            depth=MAX_PLIES if infinite else found.get("depth", self.settings["Plies"]),
+            depth=deepest if infinite else found.get("depth", self.settings["Plies"]),
             time_limit=found.get("movetime", self.settings["MaxTime"]) / 1000, node_limit=found.get("nodes"),
             infinite=infinite, multipv=found.get("multipv", self.settings["MultiPV"]),
             move_format=self.settings["MoveFormat"], threads=self.settings["Threads"],
+            context=self.cube, eval_mode=self.settings["EvalMode"],
         )
         self.search.start()
 

@@ -181,3 +181,60 @@ def check_decision(role: str, variant: str, ctx: CubeContext, game_over: bool, m
             raise CubeCommandError("bad_state", f"go take: p{mover} to move does not own the cube, so cannot double")
         if ctx.match.crawford:
             raise CubeCommandError("bad_state", "go take: no doubling in the Crawford game")
+
+
+# --- checker play in the session's context ------------------------------------------------------
+EVAL_MODES = ("cubeless", "cubeful")
+
+
+@dataclass(frozen=True)
+class RankedPlay:
+    """A play as `go` reports it: equity for the side that plays it (money: cubeless points, or
+    per unit of the cube when cubeful; a match: EMG), mwc in a match, the cubeless probabilities
+    (None from the cubeful search, which values the cube's future, not the game's outcomes)."""
+
+    play: Any
+    equity: float
+    mwc: float | None
+    probabilities: Any
+    plies: int
+
+
+@dataclass(frozen=True)
+class Ranking:
+    plays: list[RankedPlay]
+    plies: int
+    nodes: int
+    interrupted: bool
+
+
+def uses_cubeful_search(variant: str, eval_mode: str) -> bool:
+    return eval_mode == "cubeful" and _core._variant_takes_cube(variant)
+
+
+def rank_plays(board: Any, dice: tuple[int, int], ctx: CubeContext, eval_mode: str, plies: int, *, threads: int,
+               time_limit: float, node_limit: int | None) -> Ranking:
+    """The plays for the roll, best first, as the session's context has them ranked:
+    - EvalMode cubeful, a game with the cube: the cubeful search (tavli.cube_search) with the
+      session's cube and score, money or match;
+    - else at a match score: by match winning chance (tavli.match_play), a game with the cube
+      played as if its cube were dead at its value;
+    - else (money play): Board.analyze's cubeless equity."""
+    from .. import match_play
+    from ..cube_search import analyze as cubeful_analyze
+
+    match = ctx.match
+    if uses_cubeful_search(board.variant, eval_mode):
+        a = cubeful_analyze(board, dice, ctx.cube, match, plies, threads=threads, time_limit=time_limit,
+                            node_limit=node_limit)
+        return Ranking([RankedPlay(p.play, p.equity, p.mwc, None, p.plies) for p in a.plays], a.plies, a.nodes,
+                       a.interrupted)
+    if not match.money and board.variant not in match_play.NO_UTILITY:
+        cube_value = ctx.cube.value if _core._variant_takes_cube(board.variant) else 1
+        plays, done, nodes, cut = match_play._analyze(board, dice, match.length, match.score, plies, None, threads,
+                                                      None, None, 0, None, time_limit, node_limit, cube_value)
+        return Ranking([RankedPlay(p.play, p.equity, p.mwc, p.probabilities, p.plies) for p in plays], done, nodes,
+                       cut)
+    r = board.analyze(dice, plies=plies, threads=threads, time_limit=time_limit, node_limit=node_limit)
+    return Ranking([RankedPlay(p.play, p.equity, None, p.probabilities, p.plies) for p in r], r.plies, r.nodes,
+                   r.interrupted)
