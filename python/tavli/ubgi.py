@@ -30,6 +30,7 @@ from ._base.dice import parse_dice
 from ._base.options import VariantOption
 from .board import Board
 from .cube import parse_position
+from . import context_play
 from .frontends import ubgi_cube
 from .frontends.ubgi_cube import CubeCommandError, CubeContext
 
@@ -81,7 +82,7 @@ _SETTINGS = (
              help="gnubg move text (24/13, 8/5(2), 13/7*) or every step written out (24/18 18/13)"),
     _Setting("MaxTime", "engine.maxtime", "spin", int(FRONTEND_TIME_LIMIT * 1000), 1, MAX_TIME_MS,
              help="milliseconds: the time limit of a search that sets no movetime"),
-    _Setting("EvalMode", "engine.evalmode", "combo", "cubeless", choices=ubgi_cube.EVAL_MODES,
+    _Setting("EvalMode", "engine.evalmode", "combo", "cubeless", choices=context_play.EVAL_MODES,
              help="checker play: cubeless (at a match score ranked by match winning chance) or cubeful "
                   "(the session's cube and score in the search, in the games with the cube)"),
 )
@@ -203,8 +204,9 @@ class _Search:
             raise box["error"]
         return box["value"]
 
-    def _rank(self, plies: int, **limits: Any) -> ubgi_cube.Ranking:
-        return ubgi_cube.rank_plays(self.board, self._dice(), self.context, self.eval_mode, plies, **limits)
+    def _rank(self, plies: int, **limits: Any) -> context_play.Ranking:
+        return context_play.rank_plays(self.board, self._dice(), self.context.cube, self.context.match,
+                                       self.eval_mode, plies, **limits)
 
     def _run(self) -> None:
         emit = self.session._emit
@@ -526,7 +528,7 @@ class Session:
             self._check_playable()
         infinite = found.get("infinite", False)
         deepest = MAX_PLIES
-        if not evaluate and ubgi_cube.uses_cubeful_search(self.variant, self.settings["EvalMode"]):
+        if not evaluate and context_play.uses_cubeful_search(self.variant, self.settings["EvalMode"]):
             deepest = MAX_CUBEFUL_PLIES
             if found.get("depth", self.settings["Plies"]) > deepest and not infinite:
                 raise ProtocolError("bad_value", f"go depth: the cubeful search (EvalMode cubeful) goes 0..{deepest} "

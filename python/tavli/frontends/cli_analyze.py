@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from .. import _core
+from ..context_play import rank_plays
 from .cli_cube import cube_and_match, print_cube_decision
 from .cli_evaluator import describe_evaluator, load_evaluator
 from .cli_position import position_of
@@ -67,55 +68,30 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if state is not None:
         print_cube_decision(board, state[0], state[1], p, min(args.plies, 2))
     dice = args.dice or (6, 5)
-    if state is not None and _core._variant_takes_cube(board.variant):
-        return print_cubeful_plays(args, board, dice, state[0], state[1], evaluator)
-    for dice in [dice]:
-        t0 = time.perf_counter()
-        if state is not None and not state[1].money:  # ranked by match winning chance (tavli.match_play)
-            from ..match_play import as_analysis
-
-            a = as_analysis(board, dice, state[1], args.plies, threads=args.threads, evaluator=evaluator,
-                            time_limit=args.time_limit)
-        else:
-            a = board.analyze(dice, plies=args.plies, threads=args.threads, time_limit=args.time_limit,
-                              evaluator=evaluator)
-        dt = time.perf_counter() - t0
-        print(f"\n{dice[0]}-{dice[1]}: {len(a)} legal play{'s' if len(a) != 1 else ''}, {a.plies}-ply, "
-              f"{a.nodes:,} evaluations, {dt * 1e3:.1f} ms{' (interrupted)' if a.interrupted else ''}")
-        print(f"    {'#':>3} {'play':<28} {'equity':>8} {'win':>6} {'win2':>6} {'win3':>6} {'lose2':>6} {'lose3':>6}  ply")
-        best = a[0].equity
-        for i, ap in enumerate(a[: args.limit if not args.all else None]):
-            q = ap.probabilities
-            diff = "" if i == 0 else f" ({ap.equity - best:+.3f})"
-            print(f"    {i + 1:>3} {str(ap.play):<28} {ap.equity:>+8.3f} {q.win:6.3f} {q.win_double:6.3f} "
-                  f"{q.win_triple:6.3f} {q.lose_double:6.3f} {q.lose_triple:6.3f}  {ap.plies}{diff}")
-        if len(a) > args.limit and not args.all:
-            print(f"    ... {len(a) - args.limit} more (--all to list them)")
-    return 0
-
-
-def print_cubeful_plays(args: argparse.Namespace, board: Any, dice: tuple[int, int], cube: Any, match: Any,
-                        evaluator: Any) -> int:
-    """A game with the cube, given a cube or a score: the plays ranked by the cubeful search
-    (tavli.cube_search, as gnubg's cubeful chequer play): equity per unit of the cube in money
-    play, EMG with the MWC beside it in a match."""
-    from ..cube_search import analyze
-
+    cube, match = state if state is not None else (None, None)
     t0 = time.perf_counter()
-    a = analyze(board, dice, cube, match, args.plies, evaluator=evaluator, threads=args.threads,
-                time_limit=args.time_limit)
+    # Given a cube or a score: a game with the cube ranked by the cubeful search, the others by
+    # match winning chance at the score (tavli.context_play); otherwise Board.analyze.
+    r = rank_plays(board, dice, cube, match, "cubeful", args.plies, threads=args.threads,
+                   time_limit=args.time_limit, evaluator=evaluator)
     dt = time.perf_counter() - t0
-    money = match.money
-    print(f"\n{dice[0]}-{dice[1]}: {len(a.plays)} legal play{'s' if len(a.plays) != 1 else ''}, cubeful "
-          f"{a.plies}-ply, {a.nodes:,} evaluations, {dt * 1e3:.1f} ms{' (interrupted)' if a.interrupted else ''}")
-    print(f"    {'#':>3} {'play':<28} {'equity' if money else 'EMG':>8}{'' if money else '      MWC'}  ply")
-    best = a.plays[0].equity
-    for i, cp in enumerate(a.plays[: args.limit if not args.all else None]):
-        diff = "" if i == 0 else f" ({cp.equity - best:+.3f})"
-        mwc = "" if money else f" {cp.mwc:8.4f}"
-        print(f"    {i + 1:>3} {str(cp.play):<28} {cp.equity:>+8.3f}{mwc}  {cp.plies}{diff}")
-    if len(a.plays) > args.limit and not args.all:
-        print(f"    ... {len(a.plays) - args.limit} more (--all to list them)")
+    in_match = match is not None and not match.money
+    print(f"\n{dice[0]}-{dice[1]}: {len(r.plays)} legal play{'s' if len(r.plays) != 1 else ''}, "
+          f"{'cubeful ' if r.cubeful else ''}{r.plies}-ply, {r.nodes:,} evaluations, {dt * 1e3:.1f} ms"
+          f"{' (interrupted)' if r.interrupted else ''}")
+    columns = f"{'EMG' if in_match else 'equity':>8}" + ("      MWC" if in_match else "")
+    if not r.cubeful:
+        columns += f" {'win':>6} {'win2':>6} {'win3':>6} {'lose2':>6} {'lose3':>6}"
+    print(f"    {'#':>3} {'play':<28} {columns}  ply")
+    best = r.best.equity
+    for i, rp in enumerate(r.plays[: args.limit if not args.all else None]):
+        diff = "" if i == 0 else f" ({rp.equity - best:+.3f})"
+        cells = f"{rp.equity:>+8.3f}" + (f" {rp.mwc:8.4f}" if rp.mwc is not None else "")
+        if (q := rp.probabilities) is not None:
+            cells += f" {q.win:6.3f} {q.win_double:6.3f} {q.win_triple:6.3f} {q.lose_double:6.3f} {q.lose_triple:6.3f}"
+        print(f"    {i + 1:>3} {str(rp.play):<28} {cells}  {rp.plies}{diff}")
+    if len(r.plays) > args.limit and not args.all:
+        print(f"    ... {len(r.plays) - args.limit} more (--all to list them)")
     return 0
 
 
