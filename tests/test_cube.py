@@ -387,13 +387,20 @@ def test_cli_analyze_prints_the_cube_decision(capsys):
     assert "cube 2 owned by white, 9-point match, white 3 black 4" in out
     assert f"no double    {d.nd:+.4f}  (MWC {d.nd_mwc:.4f})" in out
     assert f"double/take  {d.dt:+.4f}" in out and f"proper action: {d.action}" in out
-    # The plays of a game with the cube are ranked by the cubeful search (EMG, then the MWC).
+    # At the score the plays are ranked by match winning chance, the cube dead at 2 ...
+    from tavli import match_play
     from tavli.cube_search import analyze as cubeful_analyze
 
+    dead = match_play.analyze(board, (3, 1), 9, (3, 4), 0, cube_value=2)[0]
+    assert f"1 {str(dead.play):<28} {dead.equity:>+8.3f} {dead.mwc:8.4f} {dead.probabilities.win:6.3f}" in out
+    # ... and with --cubeful by the cubeful search (EMG, then the MWC).
+
+    assert main(["analyze", xgid, "--plies", "0", "--dice", "3-1", "--limit", "1", "--cubeful"]) == 0
+    out = capsys.readouterr().out
     best = cubeful_analyze(board, (3, 1), cube, match, plies=0).plays[0]
     assert "3-1: 16 legal plays, cubeful 0-ply" in out
     assert f"1 {str(best.play):<28} {best.equity:>+8.3f} {best.mwc:8.4f}  0" in out
-    assert main(["analyze", xgid, "--plies", "9", "--dice", "3-1"]) == 2
+    assert main(["analyze", xgid, "--plies", "9", "--dice", "3-1", "--cubeful"]) == 2
     assert "the cubeful search goes 0..8 plies deep" in capsys.readouterr().err
     # Flags override the ID; a cubeless game refuses the cube by name.
     assert main(["analyze", xgid, "--plies", "0", "--dice", "3-1", "--cube", "1", "--score", "0-0"]) == 0

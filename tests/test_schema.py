@@ -223,6 +223,21 @@ def test_analyses_and_evaluations_validate(variant):
             assert e["plies"] == plies and e["equity"] == pytest.approx(board.evaluate(plies=plies).equity)
 
 
+def test_rankings_in_a_cube_and_match_context_validate():
+    from tavli.context_play import rank_plays
+
+    board = tavli.Board("backgammon")
+    for cube, match, mode in [(tavli.CubeState(2, 1), tavli.MatchState(7, (2, 4)), "cubeful"),
+                              (None, None, "cubeful"), (None, tavli.MatchState(5, (1, 3)), "cubeless")]:
+        r = rank_plays(board, (4, 2), cube, match, mode, 1)
+        d = forms.ranking_to_dict(board, r, cube, match)
+        assert_valid("analysis", d)
+        assert d["cubeful"] == (mode == "cubeful") and len(d["plays"]) == len(board.legal_plays((4, 2)))
+        assert all((p["probabilities"] is None) == (mode == "cubeful") for p in d["plays"])
+        assert all((p["mwc"] is None) == (match is None) for p in d["plays"])
+        assert forms.ranking_to_dict(board, r, cube, match, top=2)["plays"] == d["plays"][:2]
+
+
 def test_rolls_validate_and_replay():
     for seed in (0, 1, 2**53 - 1, 2**64 - 1):
         d = forms.roll_to_dict(tavli.Rng(seed).roll(), seed)

@@ -179,3 +179,55 @@ def test_bad_gnubg_ids_and_xgids_are_a_422_naming_the_position(client, endpoint,
     r = client.post(API + endpoint, json={"position": bad, **extra})
     assert r.status_code == 422, r.text
     assert r.json()["error"]["field"] == "position" and words in r.json()["error"]["message"]
+
+
+# ---- plays ranked in the cube and match context (tavli.context_play) ------------------------------
+
+def test_move_and_analyze_rank_at_the_score_and_cubefully_on_request(client):
+    """At double match point (4-4 to 5) every win takes the match, so /move's play at 0 plies is
+    the one most likely to win (the rule book's scoring, no table needed); eval_mode cubeful
+    gives the cubeful search's ranking (tavli.cube_search, checked against an exact solution in
+    test_cube_search); a money position without eval_mode keeps Board.analyze's answer."""
+    from tavli.cube_search import analyze as cubeful_analyze
+
+    tavla = tavli.Board("tavla")
+    r = client.post(API + "/move", json={"position": tavla.id(), "dice": [6, 4], "plies": 0,
+                                         "match": {"length": 5, "score": [4, 4]}})
+    assert r.status_code == 200, r.text
+    win = max(tavla.analyze((6, 4), plies=0), key=lambda p: p.probabilities.win)
+    assert r.json()["play"]["text"] == str(win.play) and r.json()["mwc"] == pytest.approx(win.probabilities.win)
+    assert r.json()["cubeful"] is False
+
+    bg = tavli.Board("backgammon")
+    cube, match = tavli.CubeState(2, 1), tavli.MatchState(7, (2, 4))
+    body = {"position": bg.id(), "dice": [4, 2], "plies": 1, "eval_mode": "cubeful",
+            "cube": {"value": 2, "owner": 1}, "match": {"length": 7, "score": [2, 4]}}
+    a = client.post(API + "/analyze", json=body)
+    assert a.status_code == 200, a.text
+    want = cubeful_analyze(bg, (4, 2), cube, match, plies=1)
+    got = a.json()
+    assert got["cubeful"] is True and got["cube"]["value"] == 2 and got["match"]["score"] == [2, 4]
+    assert [p["play"]["text"] for p in got["plays"]] == [str(p.play) for p in want.plays]
+    assert [p["equity"] for p in got["plays"]] == pytest.approx([p.equity for p in want.plays])
+    assert [p["mwc"] for p in got["plays"]] == pytest.approx([p.mwc for p in want.plays])
+    jsonschema.validate(got, {"$ref": "#/$defs/analysis", **forms.schema()})
+    m = client.post(API + "/move", json=body).json()
+    assert m["play"]["text"] == str(want.best.play) and m["cubeful"] is True
+
+    plain = client.post(API + "/analyze", json={"position": START_XGID, "dice": [4, 2], "plies": 0}).json()
+    assert "cubeful" not in plain and plain == forms.analysis_to_dict(bg, bg.analyze((4, 2), plies=0))
+    for bad, where in [({"eval_mode": "cubefull"}, "eval_mode"), ({"eval_mode": "cubeful", "cube": {"value": 3}}, "cube"),
+                       ({"match": {"length": 5, "score": [5, 0]}}, "match")]:
+        r = client.post(API + "/analyze", json={"position": bg.id(), "dice": [4, 2], "plies": 0, **bad})
+        assert r.status_code == 422 and r.json()["error"]["field"] == where, r.text
+
+
+def test_match_move_plays_to_the_score(client):
+    """/match/move ranks by match winning chance at the match's score (tavli.Match.analyze)."""
+    m = tavli.Match("tavla", 5)
+    m.roll_opening(6, 4)
+    state = client.post(API + "/match/new", json={"kind": "tavla", "target": 5}).json()
+    state = client.post(API + "/match/opening", json={"record": state["record"], "dice": [6, 4]}).json()
+    r = client.post(API + "/match/move", json={"record": state["record"], "dice": [6, 4], "plies": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["play"]["text"] == str(m.analyze((6, 4), 0)[0].play)

@@ -173,7 +173,7 @@ class Match:
 
     def analyze(self, dice: Any, plies: int = 1, **kwargs: Any) -> list[ScoredPlay]:
         """The current game's plays for the roll, best first by match winning chance at the score
-        (tavli.match_play.analyze; keywords: filters, threads, evaluator, met)."""
+        (tavli.match_play.analyze; keywords: filters, threads, evaluator, met, time_limit, node_limit)."""
         from .match_play import analyze
 
         games = KINDS[self.kind][0]  # where this game stands in the match's cycle of games

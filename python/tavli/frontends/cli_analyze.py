@@ -37,15 +37,15 @@ def cmd_plays(args: argparse.Namespace) -> int:
 
 def searched_position(args: argparse.Namespace, cubeful: bool = False) -> tuple[Any, Any, Any] | None:
     """(board, evaluator, cube and match or None) of `analyze` and `eval`, every argument checked
-    before the board is printed (`cubeful`: the plies too, for the cubeful search that ranks the
-    plays of a game with the cube); None when the game is over (said so)."""
+    before the board is printed (`cubeful`: the plies too, for the cubeful search that --cubeful
+    ranks a cube game's plays by); None when the game is over (said so)."""
     from ..cube_search import MAX_PLIES
 
     pos = position_of(args)
     board = pos.board
     evaluator = load_evaluator(args.evaluator)
     state = cube_and_match(args, board, pos.cube, pos.match)
-    if cubeful and state is not None and _core._variant_takes_cube(board.variant) and args.plies > MAX_PLIES:
+    if cubeful and args.cubeful and _core._variant_takes_cube(board.variant) and args.plies > MAX_PLIES:
         raise ValueError(f"--plies: the cubeful search goes 0..{MAX_PLIES} plies deep, not {args.plies}")
     print(board)
     print()
@@ -70,9 +70,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     dice = args.dice or (6, 5)
     cube, match = state if state is not None else (None, None)
     t0 = time.perf_counter()
-    # Given a cube or a score: a game with the cube ranked by the cubeful search, the others by
-    # match winning chance at the score (tavli.context_play); otherwise Board.analyze.
-    r = rank_plays(board, dice, cube, match, "cubeful", args.plies, threads=args.threads,
+    # tavli.context_play: at a match score by match winning chance, with --cubeful (a game with the
+    # cube) by the cubeful search, otherwise Board.analyze's money equity.
+    r = rank_plays(board, dice, cube, match, "cubeful" if args.cubeful else "cubeless", args.plies,
+                   threads=args.threads,
                    time_limit=args.time_limit, evaluator=evaluator)
     dt = time.perf_counter() - t0
     in_match = match is not None and not match.money

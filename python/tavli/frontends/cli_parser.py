@@ -73,6 +73,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--limit", type=cli_args.int_in(0), default=10, help="plays shown (default 10)")
     p.add_argument("--all", action="store_true", help="show every play")
     _cube(p)
+    p.add_argument("--cubeful", action="store_true",
+                   help="rank the plays by the cubeful search with the cube and score (backgammon, nackgammon, "
+                   "hypergammon; plies 0..8); without it a match score ranks them by match winning chance")
     p.set_defaults(func=cmd_analyze, parser=p)
 
     p = sub.add_parser("eval", help="evaluate a position before the roll by search (and its cube decision)")

@@ -148,6 +148,48 @@ def analysis_to_dict(board: Board, analysis: Analysis, top: int | None = None) -
     }
 
 
+def cube_to_dict(cube: Any) -> dict[str, Any]:
+    """#/$defs/cubeState of a tavli.CubeState."""
+    return {name: getattr(cube, name) for name in ("value", "owner", "jacoby", "beavers", "max_cube")}
+
+
+def match_to_dict(match: Any) -> dict[str, Any]:
+    """#/$defs/matchScore of a tavli.MatchState."""
+    return {"length": match.length, "score": list(match.score), "crawford": match.crawford}
+
+
+def ranking_to_dict(board: Board, ranking: Any, cube: Any, match: Any, top: int | None = None) -> dict[str, Any]:
+    """analysis_to_dict's form for plays ranked in a cube and match context (a
+    tavli.context_play.Ranking): each play's equity (money: per unit of the cube when cubeful;
+    a match: EMG) and mwc (null in money play), its cubeless probabilities (null from the cubeful
+    search); `cubeful` says which search ranked them, `cube` and `match` the context."""
+    from ..cube import CubeState, MatchState
+
+    cube = cube if cube is not None else CubeState()
+    match = match if match is not None else MatchState()
+    shown = ranking.plays if top is None else ranking.plays[:top]
+    return {
+        "id": board.id(),
+        "dice": list(ranking.plays[0].play.dice) if ranking.plays else None,
+        "plies": ranking.plies,
+        "nodes": ranking.nodes,
+        "interrupted": ranking.interrupted,
+        "cubeful": ranking.cubeful,
+        "cube": cube_to_dict(cube),
+        "match": match_to_dict(match),
+        "plays": [
+            {
+                "play": play_to_dict(board, p.play),
+                "probabilities": None if p.probabilities is None else probabilities_to_dict(p.probabilities),
+                "equity": p.equity,
+                "mwc": p.mwc,
+                "plies": p.plies,
+            }
+            for p in shown
+        ],
+    }
+
+
 def roll_to_dict(dice: Any, seed: int) -> dict[str, Any]:
     """A roll and the seed of the tavli.Rng that made it (``Rng(seed).roll()`` gives it again)."""
     return {"dice": list(parse_dice(dice)), "seed": seed}

@@ -29,6 +29,7 @@ import tavli
 from tavli.io import forms
 from tavli._base.dice import parse_dice
 from tavli.match import KINDS as MATCH_KINDS
+from tavli.match_play import NO_UTILITY
 from tavli.jobs.simulate import KINDS as RESULT_KINDS
 
 from .cors import add_cors, checked_origins
@@ -141,6 +142,16 @@ class PlayRequest(PositionDiceRequest):
 class SearchRequest(PositionDiceRequest):
     plies: int = _PLIES
     time_limit: float = _TIME
+    cube: dict[str, Any] | None = Field(
+        None, description="#/$defs/cubeState: rank the plays with this cube (a game with the cube); default the "
+        "position's XGID or Match ID's, if any.")
+    match: dict[str, Any] | None = Field(
+        None, description="#/$defs/matchScore: rank the plays at this score; default the position's XGID or Match "
+        "ID's, if any. Without a cube or a score the plays are ranked by cubeless money equity.")
+    eval_mode: str = Field(
+        "cubeless", description="How the plays are ranked (tavli.context_play): cubeless (money equity; at a match "
+        "score by match winning chance, the cube dead at its value) or cubeful (a game with the cube: the cubeful "
+        "search with the cube and score, money or match).", examples=["cubeful"])
 
 
 class AnalyzeRequest(SearchRequest):
@@ -215,6 +226,26 @@ def _best_play(board: tavli.Board, dice: tuple[int, int], plies: int, time_limit
     with _field("position"):
         best = call_within(board.analyze, budget, dice, plies=plies, time_limit=time_limit).best
     return best.play, best.equity
+
+
+def _ranked(body: SearchRequest, budget: Budget) -> tuple[tavli.Board, Any, Any, Any]:
+    """(board, cube, match, ranking) of /move and /analyze: at a match score (given, or carried by
+    an XGID / Match ID) or with eval_mode cubeful, the plays ranked in that context
+    (tavli.context_play); else ranking None (Board.analyze's money ranking is the caller's)."""
+    from tavli import context_play
+
+    from .cube import position_and_context
+
+    board, cube, match = position_and_context(body.position, "backgammon", body.cube, body.match, ApiError)
+    dice = _dice(body.dice)
+    with _field("eval_mode"):
+        cubeful = context_play.uses_cubeful_search(board.variant, body.eval_mode)
+    if not cubeful and (match is None or match.money):
+        return board, cube, match, None
+    with _field("position"):
+        ranking = call_within(context_play.rank_plays, budget, board, dice, cube, match, body.eval_mode, body.plies,
+                              time_limit=body.time_limit)
+    return board, cube, match, ranking
 
 
 def _after_play(board: tavli.Board, play: tavli.Play) -> dict[str, Any]:
@@ -308,16 +339,24 @@ def _play_one(body: PlayRequest, budget: Budget) -> JSONResponse:
 
 
 def _move(body: SearchRequest, budget: Budget) -> JSONResponse:
-    board, dice = _board(body.position), _dice(body.dice)
-    best, equity = _best_play(board, dice, body.plies, body.time_limit, budget)
-    return JSONResponse({**_after_play(board, best), "equity": equity})
+    board, _, match, ranking = _ranked(body, budget)
+    if ranking is None:
+        best, equity = _best_play(board, _dice(body.dice), body.plies, body.time_limit, budget)
+        return JSONResponse({**_after_play(board, best), "equity": equity})
+    out = {**_after_play(board, ranking.best.play), "equity": ranking.best.equity, "cubeful": ranking.cubeful}
+    if ranking.best.mwc is not None:
+        out["mwc"] = ranking.best.mwc
+    return JSONResponse(out)
 
 
 def _analyze(body: AnalyzeRequest, budget: Budget) -> JSONResponse:
-    board, dice = _board(body.position), _dice(body.dice)
-    with _field("position"):
-        analysis = call_within(board.analyze, budget, dice, plies=body.plies, time_limit=body.time_limit)
-    return JSONResponse(forms.analysis_to_dict(board, analysis, top=body.top))
+    board, cube, match, ranking = _ranked(body, budget)
+    if ranking is None:
+        with _field("position"):
+            analysis = call_within(board.analyze, budget, _dice(body.dice), plies=body.plies,
+                                   time_limit=body.time_limit)
+        return JSONResponse(forms.analysis_to_dict(board, analysis, top=body.top))
+    return JSONResponse(forms.ranking_to_dict(board, ranking, cube, match, top=body.top))
 
 
 def _evaluate(body: EvaluateRequest, budget: Budget) -> JSONResponse:
@@ -434,7 +473,11 @@ def _match_move(body: MatchMoveRequest, budget: Budget) -> JSONResponse:
     if m.forced_dice is not None and tuple(m.forced_dice) != dice:
         raise ApiError("dice", f"the first play of this game must use the opening dice {list(m.forced_dice)}")
     board = m.board
-    best, _ = _best_play(board, dice, body.plies, body.time_limit, budget)
+    if board.variant in NO_UTILITY:  # scored by checkers: no match winning chance to rank by
+        best, _ = _best_play(board, dice, body.plies, body.time_limit, budget)
+    else:  # ranked by match winning chance at the match's score (tavli.match_play)
+        with _field("record"):
+            best = m.analyze(dice, body.plies, time_limit=min(body.time_limit, max(budget.left(), 0.001)))[0].play
     played = forms.play_to_dict(board, best)
     with _field("play"):
         m.play(best)

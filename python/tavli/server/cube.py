@@ -79,12 +79,8 @@ def match_from_json(value: dict[str, Any]) -> tavli.MatchState:
     return tavli.MatchState(**value)
 
 
-def cube_to_json(cube: tavli.CubeState) -> dict[str, Any]:
-    return {name: getattr(cube, name) for name in _CUBE_FIELDS}
-
-
-def match_to_json(match: tavli.MatchState) -> dict[str, Any]:
-    return {"length": match.length, "score": list(match.score), "crawford": match.crawford}
+cube_to_json = forms.cube_to_dict
+match_to_json = forms.match_to_dict
 
 
 def decision_to_json(d: CubeDecision, board: tavli.Board | None = None) -> dict[str, Any]:
@@ -97,6 +93,30 @@ def decision_to_json(d: CubeDecision, board: tavli.Board | None = None) -> dict[
         out["position"] = board.id()
         out["turn"] = board.turn
     return out
+
+
+def position_and_context(position: Any, variant: str, cube: dict[str, Any] | None, match: dict[str, Any] | None,
+                         api_error: Callable[..., Exception]) -> tuple[tavli.Board, Any, Any]:
+    """(board, cube, match) of a request: the position, and the cube and score given beside it or
+    carried by its XGID / Match ID (not both; None where neither gives one). A cube or score the
+    game's rules forbid is refused by field."""
+    def field(name: str, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except (ValueError, TypeError) as e:
+            raise api_error(name, str(e)) from None
+
+    board, id_cube, id_match = field("position", lambda: position_from_json(position, variant))
+    for name, given, carried in (("cube", cube, id_cube), ("match", match, id_match)):
+        if given is not None and carried is not None:
+            raise api_error(name, f"the position's XGID or Match ID already gives the {name}: send one of them")
+    cube_s = id_cube if cube is None else field("cube", lambda: cube_from_json(cube or {}))
+    match_s = id_match if match is None else field("match", lambda: match_from_json(match or {}))
+    if cube_s is not None or match_s is not None:
+        field("cube" if cube_s is not None else "match",
+              lambda: _core._validate_cube_for(board.variant, tavli.CubeState() if cube_s is None else cube_s,
+                                               tavli.MatchState() if match_s is None else match_s))
+    return board, cube_s, match_s
 
 
 class CubeRequest(BaseModel):
@@ -126,16 +146,9 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run:
             raise api_error(name, str(e)) from None
 
     def decide(body: CubeRequest, budget: Any) -> JSONResponse:
-        board, id_cube, id_match = field("position", lambda: position_from_json(body.position, body.variant))
-        for name, given, carried in (("cube", body.cube, id_cube), ("match", body.match, id_match)):
-            if given is not None and carried is not None:
-                raise api_error(name, f"the position's XGID or Match ID already gives the {name}: send one of them")
-        cube = id_cube if body.cube is None else field("cube", lambda: cube_from_json(body.cube or {}))
-        match = id_match if body.match is None else field("match", lambda: match_from_json(body.match or {}))
+        board, cube, match = position_and_context(body.position, body.variant, body.cube, body.match, api_error)
         if not _core._variant_takes_cube(board.variant):
             raise api_error("position", f"{board.variant} has no doubling cube, so no cube decision")
-        field("cube", lambda: _core._validate_cube_for(board.variant, tavli.CubeState() if cube is None else cube,
-                                                       tavli.MatchState() if match is None else match))
         probabilities = body.probabilities
         plies: int | None = None
         if probabilities is None:
