@@ -406,8 +406,12 @@ def test_the_person_doubles_at_the_start_and_the_engine_takes(page, server_url, 
     the engine takes, and the cube goes to it at 2, drawn at its (top) end. (Backgammon's opening
     roll is the starter's first roll, so nobody can double before it: here the engine starts.)"""
     assert opening()[1] == 1
+    moves: list[dict] = []  # the engine's /move requests: with the cube, its plays ranked cubefully
+    page.on("request", lambda r: moves.append(json.loads(r.post_data or "{}")) if r.url.endswith("/api/v1/move") else None)
     start(page, server_url, "backgammon")
     wait_idle(page, "roll")
+    assert moves and all(m["eval_mode"] == "cubeful" and m["cube"] == {"value": 1, "owner": None} and "match" not in m
+                         for m in moves), moves
     assert cube_shown(page) == ("1", "centre", "1", "centre")
     assert page.text_content("#board svg g.cube text") == "64"  # a centred cube shows 64, as boards do
     assert page.is_enabled("#double") and not page.is_visible("#take")
@@ -455,8 +459,10 @@ def test_a_match_with_the_cube_scores_the_cube_and_keeps_the_crawford_rule(page,
     board, _, _ = tavli.parse_position("XGID=-A----------------------a-:0:0:-1:00:0:0:0:0:10")
     body = json.dumps({"position": board.to_dict(), "id": board.id()})
     cube_requests: list[dict] = []
+    move_requests: list[dict] = []
     page.route("**/api/v1/new", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
     page.on("request", lambda r: cube_requests.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/cube") else None)
+    page.on("request", lambda r: move_requests.append(json.loads(r.post_data)) if r.url.endswith("/api/v1/move") else None)
     page.goto(f"{server_url}/?seed={SEED}")
     wait_idle(page)
     page.select_option("#variant", "cubematch:backgammon")
@@ -475,3 +481,6 @@ def test_a_match_with_the_cube_scores_the_cube_and_keeps_the_crawford_rule(page,
     assert page.get_attribute("#score", "data-score") == "0-3"
     # one cube question, in game 1 at 0-0 of 3; none in the Crawford game
     assert [r.get("match") for r in cube_requests] == [{"length": 3, "score": [0, 0], "crawford": False}]
+    # the engine's plays ranked cubefully at the score: 0-0 with the cube at 2 it took, then Crawford
+    assert [(r["eval_mode"], r["cube"]["value"], r["match"]["score"], r["match"]["crawford"]) for r in move_requests] \
+        == [("cubeful", 2, [0, 0], False), ("cubeful", 1, [0, 2], True)], move_requests

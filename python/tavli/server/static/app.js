@@ -2,7 +2,8 @@
 // play each other at one screen, through the HTTP API (/api/v1/...).
 //
 // No game logic lives here: the legal plays come from POST /api/v1/plays, the board drawing from
-// POST /api/v1/render, the engine's plays from POST /api/v1/move (or /match/move), cube decisions
+// POST /api/v1/render, the engine's plays from POST /api/v1/move (with the cube, the cube and score
+// and eval_mode cubeful: cubeful checker play) or /match/move (played to the score), cube decisions
 // from POST /api/v1/cube. The page only matches the person's clicks against the legal plays' steps,
 // keeps a history for Undo, and in a money game of a game with a cube keeps the cube's value and
 // owner (the engine doubles when /cube says so, before its roll, and answers the person's doubles
@@ -805,7 +806,13 @@
       finishPlay(ENGINE, dice, ms.play, before, beforeId);
       applyMatchAfterPlay(ms, ms.play);
     } else {
-      const r = await api('move', Object.assign({ position: before }, search));
+      const body = Object.assign({ position: before }, search);
+      if (state.cube) { // a game with the cube: plays ranked by the cubeful search, at the score if any
+        const context = cubeRequest();
+        Object.assign(body, { cube: context.cube, eval_mode: 'cubeful' });
+        if (context.match) body.match = context.match;
+      }
+      const r = await api('move', body);
       finishPlay(ENGINE, dice, r.play, before, beforeId);
       applyGameAfterPlay(r);
     }
