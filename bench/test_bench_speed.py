@@ -154,6 +154,12 @@ def _scaling_work(kind: str):
     if kind == "batch_legal_plays positions":
         rows, dice = tavli.random_positions("backgammon", 200_000, seed=SEED)
         return lambda t: tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=t)
+    if kind == "cubeful decision 2-ply":  # tavli.cube_search: the root's 21 rolls shared out
+        from tavli.cube_search import decide
+
+        rows, dice = tavli.random_positions("backgammon", 400, seed=SEED)
+        boards = [tavli.Board.from_array(rows[i], "backgammon") for i in range(40, 400, 90)]
+        return lambda t: [decide(b, plies=2, threads=t) for b in boards]
     if kind == "rollout":
         board = tavli.Board("backgammon")
         return lambda t: board.rollout(2592, player="greedy", seed=1, threads=t)
@@ -161,7 +167,8 @@ def _scaling_work(kind: str):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("kind", ["analyze 2-ply", "batch_legal_plays positions", "rollout", "simulate"])
+@pytest.mark.parametrize("kind", ["analyze 2-ply", "batch_legal_plays positions", "cubeful decision 2-ply", "rollout",
+                                  "simulate"])
 def test_thread_scaling(benchmark, kind, threads):
     work = _scaling_work(kind)
     benchmark.pedantic(work, args=(threads,), rounds=3, iterations=1, warmup_rounds=1)

@@ -4,7 +4,7 @@ ratio is meaningless; CPU(2)/CPU(1) is the extra work that threads cost (1.0: no
 2-core machine wall(1)/wall(2) is the scaling the issue asks >= 1.8 of.
 
   PYTHONPATH=python python bench/thread_cpu.py [kind ...]   (kinds: "analyze 2-ply",
-  "batch_legal_plays positions", "rollout", "simulate"; default all)"""
+  "batch_legal_plays positions", "cubeful decision 2-ply", "rollout", "simulate"; default all)"""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-kinds = sys.argv[1:] or ["analyze 2-ply", "batch_legal_plays positions", "rollout", "simulate"]
+kinds = sys.argv[1:] or ["analyze 2-ply", "batch_legal_plays positions", "cubeful decision 2-ply", "rollout", "simulate"]
 for kind in kinds:
     work = _scaling_work(kind); work(1)
     row = []

@@ -108,7 +108,7 @@ def test_narrowing_rejects_bad_values():
             b.analyze((3, 1), plies=2, narrowing=bad)
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("threads", [1, 2, 3, 4, 5])
 def test_batch_positions_path(threads):
     rows, dice = tavli.random_positions("backgammon", 600, seed=12)
     counts, offsets, res = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=threads)
@@ -121,6 +121,32 @@ def test_batch_positions_path(threads):
         assert got == want, i
     res[0, 0] ^= 0  # the array owns its buffer and is writable
     assert res.flags.owndata or res.base is not None
+
+
+def _result_sets(rows, dice, offsets, res, every=1):
+    for i in range(0, len(rows), every):
+        b = tavli.Board.from_array(rows[i], "backgammon")
+        want = [b.play(p).to_array().tobytes() for p in b.legal_plays((int(dice[i][0]), int(dice[i][1])))]
+        assert [r.tobytes() for r in res[offsets[i]:offsets[i + 1]]] == want, i
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_batch_positions_outgrowing_the_estimate(threads):
+    """Each worker sizes its part of the result buffer from a sample of its rows (64, evenly
+    spaced); rows chosen so that the sampled ones have one play and the others many overflow it,
+    and the results are still every row's plays in order (generated again into place)."""
+    rows, dice = tavli.random_positions("backgammon", 3000, seed=5)
+    counts = tavli.batch_legal_plays(rows, dice, "backgammon")
+    few, many = int(np.argmin(counts)), int(np.argmax(counts))
+    assert counts[few] == 1 and counts[many] >= 20
+    n = 64 * 10 * threads  # worker w's range is [640 w, 640 (w + 1)): its samples are its rows 0, 10, 20, ...
+    pick = np.array([few if (i % 640) % 10 == 0 else many for i in range(n)])
+    rows, dice = rows[pick], dice[pick]
+    one = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=1)
+    got = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=threads)
+    for a, b in zip(one, got):
+        assert np.array_equal(a, b)
+    _result_sets(rows, dice, got[1], got[2], every=97)
 
 
 def test_batch_reports_the_lowest_bad_row():

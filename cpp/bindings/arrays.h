@@ -56,13 +56,16 @@ inline std::vector<tavli::Position> positions_of(const RowsIn& rows, const tavli
 // Hands the vector's buffer to numpy (no copy): the array owns it through a capsule.
 // Templated over the allocator: batch results come in a RowBuffer (batch.h).
 template <class Alloc>
-pybind11::array_t<std::uint8_t> rows_array(std::vector<std::uint8_t, Alloc>&& bytes) {
+pybind11::array_t<std::uint8_t> rows_array(std::vector<std::uint8_t, Alloc>&& bytes, std::size_t begin = 0,
+                                           std::size_t rows = static_cast<std::size_t>(-1)) {
+  // The rows from byte `begin` on (all that fit by default), the buffer handed to numpy whole.
   using Bytes = std::vector<std::uint8_t, Alloc>;
-  const auto n = static_cast<pybind11::ssize_t>(bytes.size() / tavli::kRowBytes);
+  if (rows == static_cast<std::size_t>(-1)) rows = (bytes.size() - begin) / tavli::kRowBytes;
+  const auto n = static_cast<pybind11::ssize_t>(rows);
   auto* owned = new Bytes(std::move(bytes));
   pybind11::capsule free_it(owned, [](void* p) { delete static_cast<Bytes*>(p); });
-  return pybind11::array_t<std::uint8_t>({n, static_cast<pybind11::ssize_t>(tavli::kRowBytes)}, owned->data(),
-                                         free_it);
+  return pybind11::array_t<std::uint8_t>({n, static_cast<pybind11::ssize_t>(tavli::kRowBytes)},
+                                         owned->data() + begin, free_it);
 }
 
 inline pybind11::array_t<std::uint8_t> rows_array(const std::vector<std::uint8_t>& bytes) {

@@ -35,7 +35,8 @@ void bind_batch(py::module_& m) {
             return batch_legal_plays(rules, rows.data(), dice.data(), n, want_positions, threads);
           });
           if (!want_positions) return vector_array(r.counts);
-          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(std::move(r.positions)));
+          return py::make_tuple(vector_array(r.counts), vector_array(r.offsets), rows_array(std::move(r.positions), r.positions_begin,
+                                                                                   static_cast<std::size_t>(r.offsets.back())));
         });
 
   m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,

@@ -46,7 +46,8 @@ using RowBuffer = std::vector<std::uint8_t, UninitAllocator<std::uint8_t>>;
 struct BatchResult {
   std::vector<std::int32_t> counts;     // legal plays per row
   std::vector<std::int64_t> offsets;    // with positions: row i's results are [offsets[i], offsets[i+1])
-  RowBuffer positions;                  // with positions: result rows, other side to move
+  RowBuffer positions;                  // with positions: result rows, other side to move, from
+  std::size_t positions_begin = 0;      // this byte on (the rows may sit inside a larger buffer)
 };
 
 // Validates every row (InvalidPosition naming the lowest bad row; nothing is returned then) and
