@@ -158,7 +158,7 @@ def _scaling_work(kind: str):
         from tavli.cube_search import decide
 
         rows, dice = tavli.random_positions("backgammon", 400, seed=SEED)
-        boards = [tavli.Board.from_array(rows[i], "backgammon") for i in range(40, 400, 90)]
+        boards = [tavli.Board.from_array(rows[i], "backgammon") for i in range(20, 400, 20)]
         return lambda t: [decide(b, plies=2, threads=t) for b in boards]
     if kind == "rollout":
         board = tavli.Board("backgammon")

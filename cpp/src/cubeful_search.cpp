@@ -299,19 +299,40 @@ class CubefulSearch {
 };
 
 // The root's independent items (its kept plays, or its rolls), fn(searcher, item) for each on up
-// to `threads` threads. Each item has a searcher of its own, its own transposition memo, whatever
-// the thread count, so values and node counts (returned: their sum) do not depend on it.
+// to `threads` threads, handed out one at a time as threads get free (items differ in cost: a
+// fixed split leaves a thread idle at the end), in the order `first` gives (the costly ones
+// first; empty: 0, 1, ...). Each item has a searcher of its own, its own transposition memo,
+// whatever the thread count, so values and node counts (returned: their sum) do not depend on it.
 template <class Fn>
 std::int64_t root_items(std::size_t n, int threads, const Rules& rules, const Evaluator& ev, const MatchState& match,
                         const MatchEquityTable& met, const std::vector<MoveFilter>& filters, Fn fn,
-                        CubefulBudget* budget = nullptr) {
+                        CubefulBudget* budget = nullptr, const std::vector<std::size_t>& first = {}) {
   std::vector<std::int64_t> nodes(n, 0);
-  parallel_for(static_cast<std::int64_t>(n), threads, [&](std::int64_t i) {
-    CubefulSearch s(rules, ev, match, met, filters, budget);
-    fn(s, static_cast<std::size_t>(i));
-    nodes[static_cast<std::size_t>(i)] = s.nodes;
+  std::atomic<std::size_t> next{0};
+  run_on_threads(worker_count(static_cast<std::int64_t>(n), threads), [&](int) {
+    for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < n;
+         k = next.fetch_add(1, std::memory_order_relaxed)) {
+      check_stop();
+      const std::size_t i = first.empty() ? k : first[k];
+      CubefulSearch s(rules, ev, match, met, filters, budget);
+      fn(s, i);
+      nodes[i] = s.nodes;
+    }
   });
   return std::accumulate(nodes.begin(), nodes.end(), std::int64_t{0});
+}
+
+// The 21 rolls' indices, doubles first (four moves: the most plays to search).
+const std::vector<std::size_t>& doubles_first() {
+  static const std::vector<std::size_t> order = [] {
+    std::vector<std::size_t> o(all_rolls().size());
+    std::iota(o.begin(), o.end(), std::size_t{0});
+    std::stable_sort(o.begin(), o.end(), [](std::size_t a, std::size_t b) {
+      return all_rolls()[a].dice.is_double() > all_rolls()[b].dice.is_double();
+    });
+    return o;
+  }();
+  return order;
 }
 
 void check_arguments(const Rules& rules, const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
@@ -430,7 +451,7 @@ CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mo
     search.nodes += root_items(rolls.size(), opt.threads, rules, ev, match, met, opt.filters,
                                [&](CubefulSearch& s, std::size_t k) {
       s.best_after_roll(pos, mover, rolls[k].dice, states, opt.plies, 0, best[k]);
-    });
+    }, nullptr, doubles_first());
     r.assign(states.size(), 0.0);
     for (std::size_t k = 0; k < rolls.size(); ++k)
       for (std::size_t i = 0; i < states.size(); ++i) r[i] += best[k][i] * rolls[k].weight / 36.0;
