@@ -181,4 +181,3 @@ def check_decision(role: str, variant: str, ctx: CubeContext, game_over: bool, m
             raise CubeCommandError("bad_state", f"go take: p{mover} to move does not own the cube, so cannot double")
         if ctx.match.crawford:
             raise CubeCommandError("bad_state", "go take: no doubling in the Crawford game")
-
