@@ -262,3 +262,24 @@ def test_limits_keep_the_deepest_iteration_completed():
     for bad in ({"time_limit": -1}, {"node_limit": -5}, {"node_limit": 1.5}, {"time_limit": float("nan")}):
         with pytest.raises(ValueError, match="time_limit|node_limit"):
             analyze(board, (4, 2), cube, match, plies=1, **bad)
+
+
+def test_decision_limits_keep_the_deepest_iteration_completed():
+    board = tavli.Board("backgammon")
+    cube, match = CubeState(), MatchState(7, (2, 4))
+    plain = decide(board, cube, match, 2)
+    roomy = decide(board, cube, match, 2, node_limit=10**9, time_limit=3600)
+    assert (roomy.plies, roomy.nd, roomy.dt, roomy.action) == (2, plain.nd, plain.dt, plain.action)
+    one = decide(board, cube, match, 1)
+    zero = decide(board, cube, match, 0)
+    nodes_1 = _core_nodes(board, cube, match, 1)
+    cut = decide(board, cube, match, 2, node_limit=nodes_1 + 10)  # room for 1 ply, not for 2
+    assert cut.plies == 1 and cut.nd == pytest.approx(one.nd, abs=1e-12) and cut.dt == pytest.approx(one.dt, abs=1e-12)
+    first = decide(board, cube, match, 2, node_limit=5)
+    assert first.plies == 0 and first.nd == pytest.approx(zero.nd, abs=1e-9)
+
+
+def _core_nodes(board, cube, match, plies):
+    from tavli import _core
+
+    return _core._cubeful_decision(board, cube, match, default_met(), plies, [], None, 1)[10]

@@ -632,3 +632,22 @@ def test_cubeless_checker_play_in_a_match_counts_the_dead_cube():
     assert best == format_play(max(plays, key=lambda p: p.probabilities.win).play)
     words = multipv[0].split()
     assert float(words[words.index("mwc") + 1]) == pytest.approx(max(p.probabilities.win for p in plays), abs=2e-6)
+
+
+def test_evalmode_cubeful_cube_decisions_are_the_cubeful_searchs():
+    from tavli.cube_search import decide
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    board, cube, match = tavli.parse_position(xgid)
+    lines = session(f"setoption name EvalMode value cubeful\nposition xgid {xgid}\ngo cube depth 1\n")
+    d = decide(board, cube, match, 1)
+    words = lines[0].split()
+    assert words[:4] == ["info", "role", "cube", "depth"] and words[4] == "1"
+    assert float(words[words.index("nd") + 1]) == pytest.approx(d.nd, abs=2e-6)
+    assert float(words[words.index("dt") + 1]) == pytest.approx(d.dt, abs=2e-6)
+    assert lines[1] == ("bestcube double" if d.action.startswith("double") else "bestcube nodouble")
+    # A node limit below one ply's work answers with the 0-ply formula, saying so.
+    cut = session(f"setoption name EvalMode value cubeful\nposition xgid {xgid}\ngo cube depth 2 nodes 50\n")
+    assert cut[0].split()[4] == "0"
+    assert session("setoption name EvalMode value cubeful\ngo cube depth 9\n") == [
+        "error bad_value go cube depth: the cubeful search (EvalMode cubeful) goes 0..8 plies deep"]

@@ -63,19 +63,22 @@ void bind_cube_search(py::module_& m) {
 
   m.def("_cubeful_decision", [](const Game& g, const CubeState& cube, const MatchState& match,
                                 const MatchEquityTable& met, int plies, const FilterList& filters, py::handle evaluator,
-                                int threads) {
-    const SearchOptions opt = search_options(plies, filters, threads);
+                                int threads, double time_limit, std::int64_t node_limit) {
+    SearchOptions opt = search_options(plies, filters, threads);
+    opt.time_limit = time_limit;
+    opt.node_limit = node_limit;
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
-    std::int64_t nodes = 0;
+    CubefulSearchStats stats;
     const CubeDecision d = tavli_bindings::run_stoppable(0, [&] {
-      return cubeful_decision(g.position(), g.rules(), g.turn(), cube, match, met, ev, opt, &nodes);
+      return cubeful_decision(g.position(), g.rules(), g.turn(), cube, match, met, ev, opt, &stats);
     });
     return py::make_tuple(d.available, d.nd, maybe(d.dt), maybe(d.dp), maybe(d.nd_mwc), maybe(d.dt_mwc),
-                          maybe(d.dp_mwc), action_name(d.action), take_name(d.take), d.efficiency, nodes);
+                          maybe(d.dp_mwc), action_name(d.action), take_name(d.take), d.efficiency, stats.nodes,
+                          stats.plies, stats.interrupted);
   }, "The cube decision by the cubeful n-ply search (tavli.cube.cube_decision with plies >= 1).", py::arg("board"),
         py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("plies"), py::arg("filters"), py::arg("evaluator"),
-        py::arg("threads") = 1);
+        py::arg("threads") = 1, py::arg("time_limit") = 0.0, py::arg("node_limit") = 0);
 
   m.def("_met_after_game", [](const MatchEquityTable& met, int away0, int away1, bool one_away_now, int self,
                               int winner, int points) {

@@ -386,8 +386,9 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
   budget.node_limit = opt.node_limit;
   budget.timed = opt.time_limit > 0;
   if (budget.timed)
-    budget.deadline = CubefulBudget::Clock::now() + std::chrono::duration_cast<CubefulBudget::Clock::duration>(
-                                                        std::chrono::duration<double>(opt.time_limit));
+    budget.deadline = CubefulBudget::Clock::now() +  // beyond a year a limit is none (interrupt.h's cap)
+                      std::chrono::duration_cast<CubefulBudget::Clock::duration>(
+                          std::chrono::duration<double>(std::min(opt.time_limit, 366.0 * 86400.0)));
   out.nodes = search.nodes;
   for (int d = limited ? 1 : opt.plies; d >= 1 && d <= opt.plies; ++d) {
     // Each kept play is searched by a searcher of its own (see root_items).
@@ -432,7 +433,7 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
 
 CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mover, const CubeState& cube,
                               const MatchState& match, const MatchEquityTable& met, const Evaluator& ev,
-                              const SearchOptions& opt, std::int64_t* nodes) {
+                              const SearchOptions& opt, CubefulSearchStats* stats) {
   check_arguments(rules, cube, match, met, opt);
   if (game_outcome(pos, rules, mover)) throw std::invalid_argument("the game is over: no cube decision");
   CubefulSearch search(rules, ev, match, met, opt.filters);
@@ -442,21 +443,40 @@ CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mo
   const Probabilities p = ev.evaluate(pos, rules);
   search.nodes = 1;
   std::vector<double> r;
-  if (opt.plies == 0) {
-    search.leaf(pos, p, mover, states, r);
-  } else {
+  search.leaf(pos, p, mover, states, r);  // 0 plies (and the answer when a limit cuts 1 ply short)
+  // As cubeful_analyze: with a limit, 1, 2, ... plies in turn, the deepest completed kept.
+  const bool limited = opt.time_limit > 0 || opt.node_limit > 0;
+  CubefulBudget budget;
+  budget.nodes = 1;
+  budget.node_limit = opt.node_limit;
+  budget.timed = opt.time_limit > 0;
+  if (budget.timed)
+    budget.deadline = CubefulBudget::Clock::now() +
+                      std::chrono::duration_cast<CubefulBudget::Clock::duration>(
+                          std::chrono::duration<double>(std::min(opt.time_limit, 366.0 * 86400.0)));
+  int done = 0;
+  bool cut = false;
+  for (int depth = limited ? 1 : opt.plies; depth >= 1 && depth <= opt.plies; ++depth) {
     // play_on's average, each roll searched by a searcher of its own (see root_items).
     const auto& rolls = all_rolls();
     std::vector<std::vector<double>> best(rolls.size());
-    search.nodes += root_items(rolls.size(), opt.threads, rules, ev, match, met, opt.filters,
-                               [&](CubefulSearch& s, std::size_t k) {
-      s.best_after_roll(pos, mover, rolls[k].dice, states, opt.plies, 0, best[k]);
-    }, nullptr, doubles_first());
+    std::int64_t spent = 0;
+    try {
+      spent = root_items(rolls.size(), opt.threads, rules, ev, match, met, opt.filters,
+                         [&](CubefulSearch& s, std::size_t k) {
+        s.best_after_roll(pos, mover, rolls[k].dice, states, depth, 0, best[k]);
+      }, limited ? &budget : nullptr, doubles_first());
+    } catch (const LimitReached&) {
+      cut = true;
+      break;
+    }
+    search.nodes += spent;
     r.assign(states.size(), 0.0);
     for (std::size_t k = 0; k < rolls.size(); ++k)
       for (std::size_t i = 0; i < states.size(); ++i) r[i] += best[k][i] * rolls[k].weight / 36.0;
+    done = depth;
   }
-  if (nodes) *nodes = search.nodes;
+  if (stats) *stats = CubefulSearchStats{search.nodes, done, cut};
   CubeDecision d;
   d.efficiency = cube_efficiency(pos, rules);
   d.available = dt[0] >= 0;

@@ -501,8 +501,11 @@ def _cubeful_analyze(
 ) -> tuple[list[tuple[Play, float, float | None, int]], int, int, bool]: ...
 def _cubeful_decision(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, plies: int,
-    filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ...,
-) -> tuple[bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float, int]: ...
+    filters: list[tuple[int, int, float]], evaluator: _Evaluator, threads: int = ..., time_limit: float = ...,
+    node_limit: int = ...,
+) -> tuple[
+    bool, float, float | None, float | None, float | None, float | None, float | None, str, str, float, int, int, bool
+]: ...
 def _met_after_game(
     met: MatchEquityTable, away0: int, away1: int, one_away_now: bool, player: int, winner: int, points: int
 ) -> float: ...

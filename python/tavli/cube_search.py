@@ -93,21 +93,25 @@ def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plie
 
 
 def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
-           met: Any = None, evaluator: Any = None, threads: int = 1) -> "CubeDecision":
+           met: Any = None, evaluator: Any = None, threads: int = 1, time_limit: float | None = None,
+           node_limit: int | None = None) -> "CubeDecision":
     """The cube decision for the board's side to move by the cubeful search `plies` deep
     (tavli.cube.CubeDecision; its probabilities are the 0-ply cubeless ones of the position).
-    `threads`: the 21 rolls are shared out among them (the same decision for any count)."""
-    from .results import Probabilities
+    `threads`: the 21 rolls are shared out among them (the same decision for any count).
+    `time_limit` / `node_limit` as analyze()'s: the decision of the deepest iteration completed,
+    its `plies` the depth reached (0: the 0-ply formula)."""
     from .cube import CubeDecision
+    from .evaluators import search_args
 
     cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
+    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
     if board.is_game_over():
         raise ValueError("the game is over: no cube decision")
-    available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, _nodes = _core._cubeful_decision(
-        board, cube_s, match_s, table, plies, flt, ev, threads)
+    (available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, _nodes, done,
+     _cut) = _core._cubeful_decision(board, cube_s, match_s, table, plies, flt, ev, threads, seconds, nodes_max)
     cls, _ = _core._cube_efficiency(board)
     probs = board.evaluate(0, evaluator=evaluator).probabilities
-    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies, cube_s,
+    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, done, cube_s,
                         match_s)
 
 

@@ -83,8 +83,9 @@ _SETTINGS = (
     _Setting("MaxTime", "engine.maxtime", "spin", int(FRONTEND_TIME_LIMIT * 1000), 1, MAX_TIME_MS,
              help="milliseconds: the time limit of a search that sets no movetime"),
     _Setting("EvalMode", "engine.evalmode", "combo", "cubeless", choices=context_play.EVAL_MODES,
-             help="checker play: cubeless (at a match score ranked by match winning chance) or cubeful "
-                  "(the session's cube and score in the search, in the games with the cube)"),
+             help="cubeless (checker play at a match score ranked by match winning chance; cube decisions by "
+                  "the 0-ply formula on the depth's cubeless evaluation) or cubeful (the cubeful search with "
+                  "the session's cube and score, for both, in the games with the cube)"),
 )
 _BY_NAME = {s.name.lower(): s for s in _SETTINGS}
 _BY_KEY = {s.key: s for s in _SETTINGS}
@@ -545,8 +546,9 @@ class Session:
 
     def cube_decision(self, role: str, found: dict[str, Any]) -> list[str]:
         """go cube / go take: the side to move's cube decision (take: the opponent's answer to his
-        double) from Board.cube_decision on the position evaluated `depth` plies deep. Answered
-        at once, in the dispatcher (stop does not cut it short; movetime bounds the evaluation)."""
+        double): EvalMode cubeless, Board.cube_decision's 0-ply formula on the position evaluated
+        `depth` plies deep; EvalMode cubeful, the cubeful search `depth` plies deep. Answered at
+        once, in the dispatcher (stop does not cut it short; movetime and nodes bound the search)."""
         if "multipv" in found or found.get("infinite"):
             raise ProtocolError("bad_command", f"go {role}: multipv and infinite are for checker play")
         try:
@@ -554,12 +556,24 @@ class Session:
         except CubeCommandError as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         depth = found.get("depth", self.settings["Plies"])
-        evaluation = self.board.evaluate(depth, threads=self.settings["Threads"], node_limit=found.get("nodes"),
-                                         time_limit=found.get("movetime", self.settings["MaxTime"]) / 1000)
-        decision = self.board.cube_decision(self.cube.cube, self.cube.match, probabilities=evaluation.probabilities)
+        limits: dict[str, Any] = {"threads": self.settings["Threads"], "node_limit": found.get("nodes"),
+                                  "time_limit": found.get("movetime", self.settings["MaxTime"]) / 1000}
+        if self.settings["EvalMode"] == "cubeful" and depth >= 1:  # the cubeful search, `depth` plies deep
+            from .cube_search import decide
+
+            if depth > MAX_CUBEFUL_PLIES:
+                raise ProtocolError("bad_value", f"go {role} depth: the cubeful search (EvalMode cubeful) goes "
+                                    f"0..{MAX_CUBEFUL_PLIES} plies deep")
+            decision = decide(self.board, self.cube.cube, self.cube.match, depth, **limits)
+            done = decision.plies or 0  # decide() always says its depth
+        else:  # the 0-ply cubeful formula on the cubeless evaluation `depth` plies deep
+            evaluation = self.board.evaluate(depth, **limits)
+            decision = self.board.cube_decision(self.cube.cube, self.cube.match,
+                                                probabilities=evaluation.probabilities)
+            done = evaluation.plies
         if role == "take" and not decision.available:  # a maximum cube, a dead cube at the score
             raise ProtocolError("bad_state", f"go take: p{self.board.turn} to move may not double here (cube not available)")
-        return ubgi_cube.decision_lines(role, decision, evaluation.plies, _probabilities)
+        return ubgi_cube.decision_lines(role, decision, done, _probabilities)
 
     def legal_moves(self) -> list[str]:
         self._check_playable()

@@ -26,7 +26,7 @@
 // call. Limits: cubeful_analyze takes SearchOptions' time_limit and node_limit as search.h's
 // analyze does (with either, it searches 1, 2, ... plies in turn and answers with the deepest
 // iteration completed, `interrupted` set when a limit cut one short; the 0-ply values are always
-// completed); cubeful_decision takes none. Plies 0..8.
+// completed); so does cubeful_decision (its 0-ply answer always completed). Plies 0..8.
 #pragma once
 
 #include <vector>
@@ -63,10 +63,18 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
 // tavli._core.MAX_CUBEFUL_PLIES.
 constexpr int kMaxCubefulPlies = 8;
 
+// What a cube decision's search did: static evaluations (of the completed iterations, under a
+// limit), the deepest iteration completed, and whether a limit cut one short.
+struct CubefulSearchStats {
+  std::int64_t nodes = 0;
+  int plies = 0;
+  bool interrupted = false;
+};
+
 // The cube decision for `mover` before his roll, `opt.plies` deep (0: cube_decision's 0-ply one).
-// `nodes`, when given, receives the number of static evaluations.
+// `stats`, when given, receives what the search did.
 CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mover, const CubeState& cube,
                               const MatchState& match, const MatchEquityTable& met, const Evaluator& ev,
-                              const SearchOptions& opt, std::int64_t* nodes = nullptr);
+                              const SearchOptions& opt, CubefulSearchStats* stats = nullptr);
 
 }  // namespace tavli
