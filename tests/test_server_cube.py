@@ -231,3 +231,21 @@ def test_match_move_plays_to_the_score(client):
     r = client.post(API + "/match/move", json={"record": state["record"], "dice": [6, 4], "plies": 0})
     assert r.status_code == 200, r.text
     assert r.json()["play"]["text"] == str(m.analyze((6, 4), 0)[0].play)
+
+
+def test_cube_decision_by_the_cubeful_search_on_request(client):
+    from tavli.cube_search import decide
+
+    board, cube, match = tavli.parse_position(START_XGID)
+    for plies in (1, 2):
+        d = post(client, {"position": START_XGID, "plies": plies, "eval_mode": "cubeful"})
+        want = decide(board, cube, match, plies)
+        assert d["plies"] == plies and d["nd"] == pytest.approx(want.nd) and d["dt"] == pytest.approx(want.dt)
+        assert d["action"] == want.action
+        jsonschema.validate(d, {"$ref": "#/$defs/cubeDecision", **forms.schema()})
+    zero = post(client, {"position": START_XGID, "plies": 0, "eval_mode": "cubeful"})
+    assert zero["nd"] == pytest.approx(post(client, {"position": START_XGID, "plies": 0})["nd"])
+    bad = post(client, {"position": START_XGID, "eval_mode": "cubefull"}, 422)
+    assert bad["error"]["field"] == "eval_mode"
+    bad = post(client, {"position": START_XGID, "eval_mode": "cubeful", "probabilities": [0.5, 0.1, 0, 0.1, 0]}, 422)
+    assert bad["error"]["field"] == "eval_mode"

@@ -127,7 +127,11 @@ class CubeRequest(BaseModel):
     variant: str = Field("backgammon", description="The game of an XGID or GNU ID: backgammon, nackgammon or hypergammon.")
     cube: dict[str, Any] | None = Field(None, description="#/$defs/cubeState; default the centred 1 (or the ID's).")
     match: dict[str, Any] | None = Field(None, description="#/$defs/matchScore; default money play (or the ID's).")
-    plies: int = Field(1, ge=0, le=3, description="Depth of the cubeless evaluation, 0..3 (ignored with probabilities).")
+    plies: int = Field(1, ge=0, le=3, description="Depth, 0..3 (ignored with probabilities): of the cubeless "
+                       "evaluation (eval_mode cubeless), or of the cubeful search (cubeful).")
+    eval_mode: str = Field("cubeless", description="cubeless: the 0-ply cubeful formula on the cubeless evaluation "
+                           "`plies` deep; cubeful: the cubeful search `plies` deep (tavli.cube_search.decide, both "
+                           "sides' cube actions in the tree, as gnubg's n-ply cube decisions).", examples=["cubeful"])
     probabilities: list[float] | None = Field(
         None, min_length=5, max_length=5,
         description="Cubeless [win, win_gammon, win_backgammon, lose_gammon, lose_backgammon] for the side to move "
@@ -149,6 +153,17 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run:
         board, cube, match = position_and_context(body.position, body.variant, body.cube, body.match, api_error)
         if not _core._variant_takes_cube(board.variant):
             raise api_error("position", f"{board.variant} has no doubling cube, so no cube decision")
+        if body.eval_mode not in ("cubeless", "cubeful"):
+            raise api_error("eval_mode", f"eval_mode must be cubeless or cubeful, got {body.eval_mode!r}")
+        if body.eval_mode == "cubeful" and body.probabilities is not None:
+            raise api_error("eval_mode", "the cubeful search evaluates the position itself: send no probabilities")
+        if body.eval_mode == "cubeful" and body.plies >= 1:
+            if board.is_game_over():
+                raise api_error("position", "the game is over: no cube decision")
+            from tavli.cube_search import decide as cubeful_decide
+
+            d = field("position", lambda: call_within(cubeful_decide, budget, board, cube, match, body.plies))
+            return JSONResponse(decision_to_json(d, board))
         probabilities = body.probabilities
         plies: int | None = None
         if probabilities is None:

@@ -862,9 +862,10 @@
     return !!c && !isOver() && (c.owner === null || c.owner === side) && 2 * c.value <= MAX_CUBE;
   }
 
-  // The body of a /cube request: the position to move, the cube, and the match score if any.
+  // The body of a /cube request: the position to move, the cube, and the match score if any; the
+  // decision by the cubeful search at the engine's depth (docs/server.md).
   function cubeRequest() {
-    const body = { position: state.position, cube: state.cube, plies: state.plies };
+    const body = { position: state.position, cube: state.cube, plies: state.plies, eval_mode: 'cubeful' };
     const m = state.cubeMatch;
     if (m) body.match = { length: m.target, score: m.score, crawford: m.crawford };
     return body;
