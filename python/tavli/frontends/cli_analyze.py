@@ -73,8 +73,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     # tavli.context_play: at a match score by match winning chance, with --cubeful (a game with the
     # cube) by the cubeful search, otherwise Board.analyze's money equity.
     r = rank_plays(board, dice, cube, match, "cubeful" if args.cubeful else "cubeless", args.plies,
-                   threads=args.threads,
-                   time_limit=args.time_limit, evaluator=evaluator)
+                   threads=args.threads, time_limit=args.time_limit, evaluator=evaluator)
     dt = time.perf_counter() - t0
     in_match = match is not None and not match.money
     print(f"\n{dice[0]}-{dice[1]}: {len(r.plays)} legal play{'s' if len(r.plays) != 1 else ''}, "
