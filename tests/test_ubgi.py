@@ -651,3 +651,24 @@ def test_evalmode_cubeful_cube_decisions_are_the_cubeful_searchs():
     assert cut[0].split()[4] == "0"
     assert session("setoption name EvalMode value cubeful\ngo cube depth 9\n") == [
         "error bad_value go cube depth: the cubeful search (EvalMode cubeful) goes 0..8 plies deep"]
+
+
+def test_eval_values_the_position_in_the_session_context():
+    """At double match point the MWC of the position is its winning chance (rule book); with
+    EvalMode cubeful it is tavli.cube_search.evaluate's value (the cube action taken)."""
+    from tavli.cube_search import evaluate as cubeful_value
+
+    tavla = session("setoption name Variant value tavla\nnewsession type match length 5\nsetscore 4 4\n"
+                    "eval depth 0\n")
+    words = [line for line in tavla if line.startswith("eval ")][0].split()
+    win = tavli.Board("tavla").evaluate(0).probabilities.win
+    assert float(words[words.index("mwc") + 1]) == pytest.approx(win, abs=2e-6)
+    assert float(words[words.index("eq") + 1]) == pytest.approx(2 * win - 1, abs=2e-6)
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:9:10"  # cube 2 White's, 9-point match 3-4
+    board, cube, match = tavli.parse_position(xgid)
+    lines = session(f"setoption name EvalMode value cubeful\nposition xgid {xgid}\neval depth 1\n")
+    words = [line for line in lines if line.startswith("eval ")][0].split()
+    equity, mwc = cubeful_value(board, cube, match, 1)
+    assert float(words[words.index("eq") + 1]) == pytest.approx(equity, abs=2e-6)
+    assert float(words[words.index("mwc") + 1]) == pytest.approx(mwc, abs=2e-6) and "pwin" not in words
+    assert words[-2:] == ["depth", "1"]

@@ -111,13 +111,17 @@ void bind_cube_search(py::module_& m) {
         py::arg("evaluator"), py::arg("after"), py::arg("time_limit") = 0.0, py::arg("node_limit") = 0);
 
   m.def("_evaluate_utility", [](const Game& g, int plies, const FilterList& filters, int threads, py::handle evaluator,
-                                const std::array<double, 7>& after) {
+                                const std::array<double, 7>& after, double time_limit, std::int64_t node_limit) {
     SearchOptions opt = search_options(plies, filters, threads);
     opt.utility = utility_arg(after);
+    opt.time_limit = time_limit;
+    opt.node_limit = node_limit;
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
     const Evaluation e = tavli_bindings::run_stoppable(0, [&] { return evaluate(g.position(), g.rules(), ev, opt); });
     return py::make_tuple(tavli_bindings::probs_tuple(e.probabilities), opt.utility.emg(e.probabilities),
-                          opt.utility.mwc(e.probabilities), e.plies, e.nodes);
-  }, "The position before the roll with score-aware play inside the search (tavli.match_play).");
+                          opt.utility.mwc(e.probabilities), e.plies, e.nodes, e.interrupted);
+  }, "The position before the roll with score-aware play inside the search (tavli.match_play).", py::arg("board"),
+        py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("evaluator"), py::arg("after"),
+        py::arg("time_limit") = 0.0, py::arg("node_limit") = 0);
 }

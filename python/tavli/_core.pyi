@@ -515,8 +515,8 @@ def _analyze_utility(
 ) -> tuple[list[tuple[Play, tuple[float, ...], float, float, int]], int, int, bool]: ...
 def _evaluate_utility(
     board: Board, plies: int, filters: list[tuple[int, int, float]], threads: int, evaluator: _Evaluator,
-    after: Sequence[float],
-) -> tuple[tuple[float, ...], float, float, int, int]: ...
+    after: Sequence[float], time_limit: float = ..., node_limit: int = ...,
+) -> tuple[tuple[float, ...], float, float, int, int, bool]: ...
 def _gnubg_match_id(
     cube: CubeState, match: MatchState, on_roll: int, turn: int, game_state: int, double_offered: bool,
     resignation: int, dice: tuple[int, int],

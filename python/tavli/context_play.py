@@ -92,3 +92,46 @@ def rank_plays(board: "Board", dice: Any, cube: Any, match: Any, eval_mode: str,
                       evaluator=evaluator, filters=filters)
     return Ranking([RankedPlay(p.play, p.equity, None, p.probabilities, p.plies) for p in r], r.plies, r.nodes,
                    r.interrupted, False)
+
+
+@dataclass(frozen=True)
+class PositionValue:
+    """A position before the roll, for its side to move, valued as rank_plays ranks: equity (money:
+    cubeless points, or per unit of the cube when cubeful, his cube action included; a match:
+    EMG), mwc in a match, the cubeless probabilities (the position's 0-ply ones when cubeful)."""
+
+    equity: float
+    mwc: float | None
+    probabilities: Any
+    plies: int
+    nodes: int
+    interrupted: bool
+    cubeful: bool
+
+
+def value_position(board: "Board", cube: Any, match: Any, eval_mode: str, plies: int = 1, *, threads: int = 1,
+                   time_limit: float | None = None, node_limit: int | None = None, evaluator: Any = None,
+                   filters: Any = None) -> PositionValue:
+    """The position before the roll valued in the cube and match context (the module's three cases;
+    cubeful: tavli.cube_search's decision, the side to move's best cube action taken). A finished
+    game gets its exact value (cubeless: the cube cannot move any more)."""
+    from . import match_play
+    from .cube import _cube_arg, _match_arg
+    from .cube_search import _decide, decision_value
+
+    cube_s, match_s = _cube_arg(cube), _match_arg(match)
+    _core._validate_cube_for(board.variant, cube_s, match_s)
+    if uses_cubeful_search(board.variant, eval_mode) and not board.is_game_over():
+        d, nodes, cut = _decide(board, cube_s, match_s, plies, filters, None, evaluator, threads, time_limit,
+                                node_limit)
+        equity, mwc = decision_value(d)
+        return PositionValue(equity, mwc, d.probabilities, d.plies or 0, nodes, cut, True)
+    if not match_s.money and board.variant not in match_play.NO_UTILITY:
+        cube_value = cube_s.value if _core._variant_takes_cube(board.variant) else 1
+        probs, eq, mwc, done, nodes, cut = match_play._evaluate(board, match_s.length, match_s.score, plies, filters,
+                                                                threads, evaluator, None, 0, None, time_limit,
+                                                                node_limit, cube_value)
+        return PositionValue(eq, mwc, probs, done, nodes, cut, False)
+    e = board.evaluate(plies, threads=threads, time_limit=time_limit, node_limit=node_limit, evaluator=evaluator,
+                       filters=filters)
+    return PositionValue(e.equity, None, e.probabilities, e.plies, e.nodes, e.interrupted, False)

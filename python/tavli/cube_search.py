@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .cube import CubeDecision
     from .evaluators import CoreEvaluator
 
-__all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide", "evaluate"]
+__all__ = ["CubefulAnalysis", "CubefulPlay", "analyze", "decide", "decision_value", "evaluate"]
 
 MAX_PLIES = _core.MAX_CUBEFUL_PLIES  # the core's bound (cpp/include/tavli/cubeful_search.h)
 
@@ -92,6 +92,24 @@ def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plie
     return CubefulAnalysis([CubefulPlay(*p) for p in plays], done, nodes, cut)
 
 
+def _decide(board: "Board", cube: Any, match: Any, plies: int, filters: Any, met: Any, evaluator: Any, threads: int,
+            time_limit: Any, node_limit: Any) -> tuple["CubeDecision", int, bool]:
+    """decide()'s decision with the static evaluations and whether a limit cut the search short."""
+    from .cube import CubeDecision
+    from .evaluators import search_args
+
+    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
+    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
+    if board.is_game_over():
+        raise ValueError("the game is over: no cube decision")
+    (available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, nodes, done,
+     cut) = _core._cubeful_decision(board, cube_s, match_s, table, plies, flt, ev, threads, seconds, nodes_max)
+    cls, _ = _core._cube_efficiency(board)
+    probs = board.evaluate(0, evaluator=evaluator).probabilities
+    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, done, cube_s,
+                        match_s), nodes, cut
+
+
 def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
            met: Any = None, evaluator: Any = None, threads: int = 1, time_limit: float | None = None,
            node_limit: int | None = None) -> "CubeDecision":
@@ -100,25 +118,12 @@ def decide(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, 
     `threads`: the 21 rolls are shared out among them (the same decision for any count).
     `time_limit` / `node_limit` as analyze()'s: the decision of the deepest iteration completed,
     its `plies` the depth reached (0: the 0-ply formula)."""
-    from .cube import CubeDecision
-    from .evaluators import search_args
-
-    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
-    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
-    if board.is_game_over():
-        raise ValueError("the game is over: no cube decision")
-    (available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, _nodes, done,
-     _cut) = _core._cubeful_decision(board, cube_s, match_s, table, plies, flt, ev, threads, seconds, nodes_max)
-    cls, _ = _core._cube_efficiency(board)
-    probs = board.evaluate(0, evaluator=evaluator).probabilities
-    return CubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, done, cube_s,
-                        match_s)
+    return _decide(board, cube, match, plies, filters, met, evaluator, threads, time_limit, node_limit)[0]
 
 
-def evaluate(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, **kwargs: Any) -> tuple[float, float | None]:
-    """The cubeful value of the position before the roll for its side to move, his own cube
-    action included: (equity, MWC); money: per unit of the cube, MWC None. decide()'s keywords."""
-    d = decide(board, cube, match, plies, **kwargs)
+def decision_value(d: "CubeDecision") -> tuple[float, float | None]:
+    """The side to move's value of the position once he has made his cube action (the best of No
+    double and the taker's answer to a double): (equity, MWC); money: per unit of the cube, MWC None."""
     if not d.available:
         return d.nd, d.nd_mwc
     assert d.dt is not None and d.dp is not None  # the side to move may double: both answers are valued
@@ -130,3 +135,9 @@ def evaluate(board: "Board", cube: Any = None, match: Any = None, plies: int = 1
         return best, None
     mwc = {d.nd: d.nd_mwc, d.dt: d.dt_mwc, d.dp: d.dp_mwc}[best]
     return best, mwc
+
+
+def evaluate(board: "Board", cube: Any = None, match: Any = None, plies: int = 1, **kwargs: Any) -> tuple[float, float | None]:
+    """The cubeful value of the position before the roll for its side to move, his own cube
+    action included: (equity, MWC); money: per unit of the cube, MWC None. decide()'s keywords."""
+    return decision_value(decide(board, cube, match, plies, **kwargs))

@@ -218,16 +218,26 @@ def best_play(board: "Board", dice: Any, length: int, score: Sequence[int], plie
     return analyze(board, dice, length, score, plies, **kwargs)[0].play
 
 
-def evaluate(board: "Board", length: int, score: Sequence[int], plies: int = 0, *, filters: Any = None,
-             threads: int = 1, evaluator: Any = None, cycle: Sequence[str] | None = None, game_index: int = 0,
-             met: Any = None) -> tuple["Probabilities", float, float]:
-    """(probabilities, equity as EMG, MWC) of the position before the roll for its side to move,
-    score-aware play inside the search."""
-    from .results import Analysis, Probabilities
+def _evaluate(board: "Board", length: int, score: Sequence[int], plies: int, filters: Any, threads: int,
+              evaluator: Any, cycle: Sequence[str] | None, game_index: int, met: Any, time_limit: Any = None,
+              node_limit: Any = None, cube_value: int = 1) -> tuple["Probabilities", float, float, int, int, bool]:
+    """evaluate()'s (probabilities, EMG, MWC) with the depth completed, the static evaluations
+    and whether a limit cut the search short."""
+    from .results import Probabilities
     from .evaluators import evaluator_arg, filters_arg, search_args
 
-    plies, threads, _, _ = search_args(plies, threads, None, None)
-    w = _weights(board, length, score, cycle, game_index, met)
-    probs, eq, mwc, _d, _n = _core._evaluate_utility(board, plies, filters_arg(filters), threads,
-                                                     evaluator_arg(evaluator), w)
-    return Probabilities(*probs), eq, mwc
+    plies, threads, seconds, nodes_max = search_args(plies, threads, time_limit, node_limit)
+    w = _weights(board, length, score, cycle, game_index, met, cube_value)
+    probs, eq, mwc, done, nodes, cut = _core._evaluate_utility(board, plies, filters_arg(filters), threads,
+                                                               evaluator_arg(evaluator), w, seconds, nodes_max)
+    return Probabilities(*probs), eq, mwc, done, nodes, cut
+
+
+def evaluate(board: "Board", length: int, score: Sequence[int], plies: int = 0, *, filters: Any = None,
+             threads: int = 1, evaluator: Any = None, cycle: Sequence[str] | None = None, game_index: int = 0,
+             met: Any = None, time_limit: float | None = None, node_limit: int | None = None,
+             cube_value: int = 1) -> tuple["Probabilities", float, float]:
+    """(probabilities, equity as EMG, MWC) of the position before the roll for its side to move,
+    score-aware play inside the search (limits and `cube_value` as analyze()'s)."""
+    return _evaluate(board, length, score, plies, filters, threads, evaluator, cycle, game_index, met, time_limit,
+                     node_limit, cube_value)[:3]

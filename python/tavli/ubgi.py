@@ -205,6 +205,10 @@ class _Search:
             raise box["error"]
         return box["value"]
 
+    def _value(self, plies: int, **limits: Any) -> context_play.PositionValue:
+        return context_play.value_position(self.board, self.context.cube, self.context.match, self.eval_mode, plies,
+                                           **limits)
+
     def _rank(self, plies: int, **limits: Any) -> context_play.Ranking:
         return context_play.rank_plays(self.board, self._dice(), self.context.cube, self.context.match,
                                        self.eval_mode, plies, **limits)
@@ -226,7 +230,7 @@ class _Search:
                 limits: dict[str, Any] = {"threads": self.threads, "time_limit": max(left, 0.001),
                                           "node_limit": nodes_left or None}
                 if self.evaluate:
-                    result = self._call(functools.partial(self.board.evaluate, depth, **limits))
+                    result = self._call(functools.partial(self._value, depth, **limits))
                 else:
                     result = self._call(functools.partial(self._rank, depth, **limits))
                 if result is None:
@@ -238,19 +242,22 @@ class _Search:
                     value = best.equity if self.evaluate else best.plays[0].equity
                     line = (f"info depth {best.plies} nodes {nodes} time_ms {int(elapsed * 1000)} "
                             f"nps {int(nodes / elapsed)} eq {_number(value)}")
-                    if not self.evaluate:
+                    if self.evaluate:
+                        line += _mwc(best.mwc)
+                    else:
                         line += f"{_mwc(best.plays[0].mwc)} pv {format_play(best.plays[0].play, self.move_format)}"
                     emit(line)
                 if result.interrupted:
                     break
             if best is None:  # stopped before depth 0 came back: it takes microseconds, so wait for it
-                best = (self.board.evaluate(plies=0) if self.evaluate
-                        else self._rank(0, threads=self.threads, time_limit=0.0, node_limit=None))
+                best = (self._value if self.evaluate else self._rank)(0, threads=self.threads, time_limit=0.0,
+                                                                      node_limit=None)
             if self.infinite:  # UCI: an infinite search answers only after stop
                 with self._cond:
                     self._cond.wait_for(lambda: self._cancelled)
             if self.evaluate:
-                emit(f"eval eq {_number(best.equity)} {_probabilities(best.probabilities)} depth {best.plies}")
+                probabilities = "" if best.cubeful else " " + _probabilities(best.probabilities)
+                emit(f"eval eq {_number(best.equity)}{_mwc(best.mwc)}{probabilities} depth {best.plies}")
                 return
             for k, ap in enumerate(best.plays[: self.multipv], 1):
                 probabilities = "" if ap.probabilities is None else " " + _probabilities(ap.probabilities)
@@ -529,11 +536,11 @@ class Session:
             self._check_playable()
         infinite = found.get("infinite", False)
         deepest = MAX_PLIES
-        if not evaluate and context_play.uses_cubeful_search(self.variant, self.settings["EvalMode"]):
+        if context_play.uses_cubeful_search(self.variant, self.settings["EvalMode"]):
             deepest = MAX_CUBEFUL_PLIES
             if found.get("depth", self.settings["Plies"]) > deepest and not infinite:
-                raise ProtocolError("bad_value", f"go depth: the cubeful search (EvalMode cubeful) goes 0..{deepest} "
-                                    "plies deep")
+                raise ProtocolError("bad_value", f"{'eval' if evaluate else 'go'} depth: the cubeful search "
+                                    f"(EvalMode cubeful) goes 0..{deepest} plies deep")
         self.search = _Search(
             self, evaluate=evaluate, board=self.board.copy(), dice=self.dice,
             depth=deepest if infinite else found.get("depth", self.settings["Plies"]),
