@@ -35,6 +35,15 @@ struct CubefulBudget {
   bool timed = false;
   Clock::time_point deadline{};
 
+  // The limits of `opt`, `spent` static evaluations already made (the root's).
+  CubefulBudget(const SearchOptions& opt, std::int64_t spent)
+      : nodes(spent), node_limit(opt.node_limit), timed(opt.time_limit > 0) {
+    if (timed)  // beyond a year a limit is none (interrupt.h's cap)
+      deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(std::min(opt.time_limit, 366.0 * 86400.0)));
+  }
+  bool limited() const { return timed || node_limit > 0; }
+
   void spend(std::int64_t n) {
     const std::int64_t total = nodes.fetch_add(n, std::memory_order_relaxed) + n;
     if (node_limit && total > node_limit) stop.store(true, std::memory_order_relaxed);
@@ -380,15 +389,8 @@ CubefulAnalysis cubeful_analyze(const Position& pos, const Rules& rules, Player 
   // Without limits the kept plays are searched at opt.plies at once; with one, at 1, 2, ... plies
   // in turn (the same kept plays: the values at opt.plies are the same either way), and the
   // deepest iteration completed is the answer.
-  const bool limited = opt.time_limit > 0 || opt.node_limit > 0;
-  CubefulBudget budget;
-  budget.nodes = search.nodes;
-  budget.node_limit = opt.node_limit;
-  budget.timed = opt.time_limit > 0;
-  if (budget.timed)
-    budget.deadline = CubefulBudget::Clock::now() +  // beyond a year a limit is none (interrupt.h's cap)
-                      std::chrono::duration_cast<CubefulBudget::Clock::duration>(
-                          std::chrono::duration<double>(std::min(opt.time_limit, 366.0 * 86400.0)));
+  CubefulBudget budget(opt, search.nodes);
+  const bool limited = budget.limited();
   out.nodes = search.nodes;
   for (int d = limited ? 1 : opt.plies; d >= 1 && d <= opt.plies; ++d) {
     // Each kept play is searched by a searcher of its own (see root_items).
@@ -445,15 +447,8 @@ CubeDecision cubeful_decision(const Position& pos, const Rules& rules, Player mo
   std::vector<double> r;
   search.leaf(pos, p, mover, states, r);  // 0 plies (and the answer when a limit cuts 1 ply short)
   // As cubeful_analyze: with a limit, 1, 2, ... plies in turn, the deepest completed kept.
-  const bool limited = opt.time_limit > 0 || opt.node_limit > 0;
-  CubefulBudget budget;
-  budget.nodes = 1;
-  budget.node_limit = opt.node_limit;
-  budget.timed = opt.time_limit > 0;
-  if (budget.timed)
-    budget.deadline = CubefulBudget::Clock::now() +
-                      std::chrono::duration_cast<CubefulBudget::Clock::duration>(
-                          std::chrono::duration<double>(std::min(opt.time_limit, 366.0 * 86400.0)));
+  CubefulBudget budget(opt, 1);
+  const bool limited = budget.limited();
   int done = 0;
   bool cut = false;
   for (int depth = limited ? 1 : opt.plies; depth >= 1 && depth <= opt.plies; ++depth) {
