@@ -57,9 +57,11 @@ class CubefulAnalysis:
         return self.plays[0]
 
 
-def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any, threads: Any
-          ) -> tuple[CubeState, MatchState, MatchEquityTable, int, list[tuple[int, int, float]], CoreEvaluator]:
-    from .evaluators import evaluator_arg, filters_arg
+def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: Any, evaluator: Any, threads: Any,
+          time_limit: Any = None, node_limit: Any = None
+          ) -> tuple[CubeState, MatchState, MatchEquityTable, int, list[tuple[int, int, float]], CoreEvaluator, float,
+                     int]:
+    from .evaluators import evaluator_arg, filters_arg, search_args
     from .cube import _cube_arg, _match_arg, _met_arg
 
     if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
@@ -70,7 +72,8 @@ def _args(board: "Board", cube: Any, match: Any, plies: Any, filters: Any, met: 
     _core._validate_cube_for(board.variant, cube_s, match_s)
     if not _core._variant_takes_cube(board.variant):
         raise ValueError(f"{board.variant} has no doubling cube, so no cubeful search (tavli.match_play ranks its plays)")
-    return cube_s, match_s, _met_arg(met), plies, filters_arg(filters), evaluator_arg(evaluator)
+    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
+    return cube_s, match_s, _met_arg(met), plies, filters_arg(filters), evaluator_arg(evaluator), seconds, nodes_max
 
 
 def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plies: int = 1, *, filters: Any = None,
@@ -81,10 +84,8 @@ def analyze(board: "Board", dice: Any, cube: Any = None, match: Any = None, plie
     `threads`: the plays searched deep are shared out among them (the same results for any count).
     `time_limit` (seconds) / `node_limit` (static evaluations), as Board.analyze's: with either, the
     search deepens one ply at a time and answers with the deepest iteration completed."""
-    from .evaluators import search_args
-
-    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
-    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
+    cube_s, match_s, table, plies, flt, ev, seconds, nodes_max = _args(board, cube, match, plies, filters, met,
+                                                                       evaluator, threads, time_limit, node_limit)
     if board.is_game_over():
         raise ValueError("the game is over: there are no legal plays")
     plays, done, nodes, cut = _core._cubeful_analyze(board, parse_dice(dice), cube_s, match_s, table, plies, flt, ev,
@@ -96,10 +97,9 @@ def _decide(board: "Board", cube: Any, match: Any, plies: int, filters: Any, met
             time_limit: Any, node_limit: Any) -> tuple["CubeDecision", int, bool]:
     """decide()'s decision with the static evaluations and whether a limit cut the search short."""
     from .cube import CubeDecision
-    from .evaluators import search_args
 
-    cube_s, match_s, table, plies, flt, ev = _args(board, cube, match, plies, filters, met, evaluator, threads)
-    _, _, seconds, nodes_max = search_args(0, threads, time_limit, node_limit)
+    cube_s, match_s, table, plies, flt, ev, seconds, nodes_max = _args(board, cube, match, plies, filters, met,
+                                                                       evaluator, threads, time_limit, node_limit)
     if board.is_game_over():
         raise ValueError("the game is over: no cube decision")
     (available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff, nodes, done,

@@ -228,8 +228,8 @@ def _best_play(board: tavli.Board, dice: tuple[int, int], plies: int, time_limit
     return best.play, best.equity
 
 
-def _ranked(body: SearchRequest, budget: Budget) -> tuple[tavli.Board, Any, Any, Any]:
-    """(board, cube, match, ranking) of /move and /analyze: at a match score (given, or carried by
+def _ranked(body: SearchRequest, budget: Budget) -> tuple[tavli.Board, tuple[int, int], Any, Any, Any]:
+    """(board, dice, cube, match, ranking) of /move and /analyze: at a match score (given, or carried by
     an XGID / Match ID) or with eval_mode cubeful, the plays ranked in that context
     (tavli.context_play); else ranking None (Board.analyze's money ranking is the caller's)."""
     from tavli import context_play
@@ -241,11 +241,11 @@ def _ranked(body: SearchRequest, budget: Budget) -> tuple[tavli.Board, Any, Any,
     with _field("eval_mode"):
         cubeful = context_play.uses_cubeful_search(board.variant, body.eval_mode)
     if not cubeful and (match is None or match.money):
-        return board, cube, match, None
+        return board, dice, cube, match, None
     with _field("position"):
         ranking = call_within(context_play.rank_plays, budget, board, dice, cube, match, body.eval_mode, body.plies,
                               time_limit=body.time_limit)
-    return board, cube, match, ranking
+    return board, dice, cube, match, ranking
 
 
 def _after_play(board: tavli.Board, play: tavli.Play) -> dict[str, Any]:
@@ -339,9 +339,9 @@ def _play_one(body: PlayRequest, budget: Budget) -> JSONResponse:
 
 
 def _move(body: SearchRequest, budget: Budget) -> JSONResponse:
-    board, _, match, ranking = _ranked(body, budget)
+    board, dice, _, _, ranking = _ranked(body, budget)
     if ranking is None:
-        best, equity = _best_play(board, _dice(body.dice), body.plies, body.time_limit, budget)
+        best, equity = _best_play(board, dice, body.plies, body.time_limit, budget)
         return JSONResponse({**_after_play(board, best), "equity": equity})
     out = {**_after_play(board, ranking.best.play), "equity": ranking.best.equity, "cubeful": ranking.cubeful}
     if ranking.best.mwc is not None:
@@ -350,11 +350,10 @@ def _move(body: SearchRequest, budget: Budget) -> JSONResponse:
 
 
 def _analyze(body: AnalyzeRequest, budget: Budget) -> JSONResponse:
-    board, cube, match, ranking = _ranked(body, budget)
+    board, dice, cube, match, ranking = _ranked(body, budget)
     if ranking is None:
         with _field("position"):
-            analysis = call_within(board.analyze, budget, _dice(body.dice), plies=body.plies,
-                                   time_limit=body.time_limit)
+            analysis = call_within(board.analyze, budget, dice, plies=body.plies, time_limit=body.time_limit)
         return JSONResponse(forms.analysis_to_dict(board, analysis, top=body.top))
     return JSONResponse(forms.ranking_to_dict(board, ranking, cube, match, top=body.top))
 

@@ -95,16 +95,21 @@ def decision_to_json(d: CubeDecision, board: tavli.Board | None = None) -> dict[
     return out
 
 
+def _in_field(name: str, fn: Callable[[], Any], api_error: Callable[..., Exception]) -> Any:
+    """fn(), its ValueError or TypeError refused as `api_error(name, message)`."""
+    try:
+        return fn()
+    except (ValueError, TypeError) as e:
+        raise api_error(name, str(e)) from None
+
+
 def position_and_context(position: Any, variant: str, cube: dict[str, Any] | None, match: dict[str, Any] | None,
                          api_error: Callable[..., Exception]) -> tuple[tavli.Board, Any, Any]:
     """(board, cube, match) of a request: the position, and the cube and score given beside it or
     carried by its XGID / Match ID (not both; None where neither gives one). A cube or score the
     game's rules forbid is refused by field."""
     def field(name: str, fn: Callable[[], Any]) -> Any:
-        try:
-            return fn()
-        except (ValueError, TypeError) as e:
-            raise api_error(name, str(e)) from None
+        return _in_field(name, fn, api_error)
 
     board, id_cube, id_match = field("position", lambda: position_from_json(position, variant))
     for name, given, carried in (("cube", cube, id_cube), ("match", match, id_match)):
@@ -144,10 +149,7 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception], run:
     `api_error(field, message)` is the refusal; `call_within` bounds the evaluation by the budget."""
 
     def field(name: str, fn: Callable[[], Any]) -> Any:
-        try:
-            return fn()
-        except (ValueError, TypeError) as e:
-            raise api_error(name, str(e)) from None
+        return _in_field(name, fn, api_error)
 
     def decide(body: CubeRequest, budget: Any) -> JSONResponse:
         board, cube, match = position_and_context(body.position, body.variant, body.cube, body.match, api_error)
