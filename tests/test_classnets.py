@@ -317,3 +317,42 @@ def test_hypergammon_uses_the_two_sided_database_only_once_no_gammon_is_left():
     rows = np.stack([row({23: 2}, {22: 3}, checkers=3),   # the other side has none off: a gammon is possible
                      row({23: 2}, {22: 2}, checkers=3)])
     assert list(C.position_classes(rows, "hypergammon", checkers=3)) == ["bearoff1", "bearoff2"]
+
+
+def test_candidates_are_near_alternatives_to_the_zero_ply_pick():
+    """Each candidate is a successor of one of the rows for the roll drawn for it, ranked 2..5 by
+    the labeller at 0-ply — checked through Board.analyze, not the batch calls the function uses."""
+    rows = S.class_positions(BG, 6, "contact", players="greedy", seed=3, threads=1)[:40]
+    nets = C.ClassNets(tavli.nn.shipped(BG))
+    cand = S.candidate_positions(rows, BG, "contact", labeller=nets, count=len(rows), ranks=5, seed=8, threads=1)
+    dice = np.random.default_rng([8, 2]).integers(1, 7, size=(len(rows), 2))
+    near, best = set(), set()
+    for r, d in zip(rows, dice):
+        board = tavli.Board.from_array(r, BG)
+        plays = board.analyze((int(d[0]), int(d[1])), plies=0, evaluator=nets)
+        after = []
+        for p in plays:
+            b = board.copy()
+            b.push(p.play)
+            key = bytes(b.to_array()[:52])
+            if key not in after:
+                after.append(key)
+        if len(after) >= 2:
+            best.add(after[0])
+            near.update(after[1:5])
+    assert 20 <= len(cand) <= len(rows)
+    got = {bytes(c[:52]) for c in cand}
+    assert got <= near and not (got & best)
+    assert set(C.position_classes(cand, BG)) == {"contact"}
+
+
+def test_supervised_pipeline_with_candidates_resumes(tmp_path):
+    argv = ["--class", "contact", "--games", "4", "--max-positions", "40", "--candidates", "20", "--label-plies", "0",
+            "--chunk", "16", "--hidden", "8", "--epochs", "2", "--alpha", "0.05", "--seed", "2", "--threads", "1"]
+    S.main(argv + ["--work", str(tmp_path / "a"), "--epochs", "0"])
+    S.main(argv + ["--work", str(tmp_path / "a")])
+    S.main(argv + ["--work", str(tmp_path / "b")])
+    np.testing.assert_array_equal(Net.load(tmp_path / "a" / "net.tnet").w1, Net.load(tmp_path / "b" / "net.tnet").w1)
+    cand = np.load(tmp_path / "b" / "candidates.npy")
+    assert 0 < len(cand) <= 20
+    assert sum(len(np.load(f)) for f in (tmp_path / "b").glob("candidate_labels_*.npy")) == len(cand)

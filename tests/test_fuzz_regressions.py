@@ -321,7 +321,7 @@ def bearoff_races() -> list[str]:
 
 def test_the_bearoff_table_built_in_stopped_pieces_equals_one_built_whole():
     """The table's build stopped by time limits resumes (a fresh process: the fuzz input's games,
-    directly, under 20 ms limits until a call finishes; before, each call started the build over
+    directly (the heuristic, which the table serves), under 20 ms limits until a call finishes; before, each call started the build over
     and none ever finished) and ends with the same table as an uninterrupted build: the same values
     of bear-off races."""
     script = """
@@ -329,7 +329,7 @@ import sys, tavli
 races = [tavli.Board.from_id(x) for x in sys.argv[1:]]
 for tries in range(1, 3001):  # about 75 when idle
     try:
-        tavli.simulate("hypergammon", 3, ["greedy", "random"], seed=0, threads=1, time_limit=0.02)
+        tavli.simulate("hypergammon", 3, ["heuristic", "random"], seed=0, threads=1, time_limit=0.02)
         break
     except TimeoutError:
         pass

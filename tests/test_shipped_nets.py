@@ -15,6 +15,7 @@ from tavli.train import read_metadata
 
 MANIFEST = tavli.nn.shipped_manifest()
 FAMILIES = ["backgammon", "fevga", "narde", "plakoto", "tawla31"]
+OWN_NETS = {"hypergammon": "backgammon", "moultezim": "fevga"}  # games with a net of their own within a family
 SERVED = sorted(v for e in MANIFEST.values() for v in e["variants"])
 UNSERVED = sorted(set(tavli.variants()) - set(SERVED))
 
@@ -24,15 +25,18 @@ def options_for(variant: str) -> dict:
 
 
 def test_every_family_has_a_net_and_the_main_games_are_served():
-    assert sorted(MANIFEST) == FAMILIES
-    for game in ("fevga", "plakoto", "portes", "backgammon", "narde", "tawla31"):
+    assert sorted(MANIFEST) == sorted(FAMILIES + list(OWN_NETS))
+    for game in ("fevga", "plakoto", "portes", "backgammon", "narde", "tawla31", "hypergammon"):
         assert game in SERVED, game
+    assert len(SERVED) == len(set(SERVED))  # one net serves a game by default
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_manifest_entry_matches_its_weight_file(family):
-    entry = MANIFEST[family]
-    net = tavli.nn.shipped(family)
+@pytest.mark.parametrize("name", FAMILIES + list(OWN_NETS))
+def test_manifest_entry_matches_its_weight_file(name):
+    entry = MANIFEST[name]
+    family = OWN_NETS.get(name, name)
+    assert entry.get("family", name) == family
+    net = tavli.nn.shipped(name)
     assert net.family == family and net.encoding == entry["encoding"]
     assert [net.inputs, net.hidden, net.outputs] == entry["layers"]
     meta = read_metadata(net, entry["file"])  # the trainer's own record inside the file
@@ -46,7 +50,17 @@ def test_manifest_entry_matches_its_weight_file(family):
     for v in entry["variants"]:
         assert tavli.nn.family(v) == family
     net.b2 = net.b2 + 1  # shipped() hands out copies: changing one leaves the default untouched
-    assert not np.array_equal(net.b2, tavli.nn.shipped(family).b2)
+    assert not np.array_equal(net.b2, tavli.nn.shipped(name).b2)
+
+
+def test_a_games_own_net_serves_it_and_its_family_net_the_rest():
+    own = tavli.nn.shipped("hypergammon")
+    family_net = tavli.nn.shipped("backgammon")
+    assert own.hidden != family_net.hidden or not np.array_equal(own.w2, family_net.w2)
+    assert tavli.nn.shipped("nackgammon").hidden == family_net.hidden  # served by the family's net
+    board = tavli.Board("hypergammon")
+    assert board.evaluate(1).equity == board.evaluate(1, evaluator=own).equity
+    assert board.evaluate(1).equity != board.evaluate(1, evaluator=family_net).equity
 
 
 @pytest.mark.parametrize("variant", SERVED)
@@ -64,10 +78,18 @@ def test_analyze_and_evaluate_use_the_shipped_net_by_default(variant):
                                   tavli.evaluate_batch(rows, variant, evaluator=net, **options_for(variant)))
 
 
-@pytest.mark.parametrize("variant", UNSERVED)
-def test_games_without_a_net_use_the_heuristic(variant):
-    board = tavli.Board(variant, **options_for(variant))
-    assert board.evaluate(1).equity == board.evaluate(1, evaluator="heuristic").equity
+def test_games_without_a_net_use_the_heuristic(monkeypatch):
+    """Every game ships with a net today; one left out of the manifest falls back to the heuristic."""
+    import tavli.nn as nn
+    from tavli import _core
+
+    manifest = {k: v for k, v in MANIFEST.items() if k != "hypergammon"}
+    monkeypatch.setattr(nn, "shipped_manifest", lambda: manifest)
+    suite = nn.default_evaluator.__wrapped__()
+    rows = tavli.random_positions("hypergammon", 50, 3)[0]
+    np.testing.assert_array_equal(_core._evaluate_batch("hypergammon", [], rows, 1, 1, suite, 0.0),
+                                  tavli.evaluate_batch(rows, "hypergammon", plies=1, evaluator="heuristic"))
+    assert UNSERVED == []
 
 
 @pytest.mark.parametrize("variant", ["fevga", "backgammon"])

@@ -3,9 +3,12 @@ and records it in python/tavli/nets/manifest.json with the variants it serves an
 trained (read from the file's metadata, which `python -m tavli.train` writes).
 
     python tools/ship_nets.py fevga.tnet:fevga,moultezim --minutes fevga=25 ...
+    python tools/ship_nets.py hypergammon=hyper.tnet:hypergammon
 
 A net serves only the variants listed after its path: those where bench/strength.py measured it
-stronger than the heuristic. `--minutes family=N` records the training's wall time."""
+stronger than what served them before. The entry is named by the net's family, or by NAME= (a
+game's own net within a family: its entry records the family; the family's net then no longer
+serves that game). `--minutes NAME=N` records the training's wall time."""
 
 from __future__ import annotations
 
@@ -43,25 +46,31 @@ def reproduce(meta: dict, net: tavli.nn.Net, out: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("nets", nargs="+", metavar="PATH:VARIANT,...")
-    ap.add_argument("--minutes", action="append", default=[], metavar="FAMILY=N")
+    ap.add_argument("nets", nargs="+", metavar="[NAME=]PATH:VARIANT,...")
+    ap.add_argument("--minutes", action="append", default=[], metavar="NAME=N")
     args = ap.parse_args()
     minutes = {k: float(v) for k, v in (m.split("=", 1) for m in args.minutes)}
     NETS.mkdir(exist_ok=True)
     manifest_path = NETS / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     for spec in args.nets:
-        path, _, variants = spec.rpartition(":")
+        named, _, variants = spec.rpartition(":")
+        name, _, path = named.rpartition("=")
         net = tavli.nn.Net.load(path)
+        name = name or net.family
         meta = read_metadata(net, path)
         served = [v for v in variants.split(",") if v]
         for v in served:
             if tavli.nn.family(v) != net.family:
                 raise SystemExit(f"{path}: a {net.family} net cannot serve {v}")
-        target = NETS / f"{net.family}.tnet"
+        target = NETS / f"{name}.tnet"
         shutil.copyfile(path, target)
-        manifest[net.family] = {
+        for other, entry in manifest.items():  # one net serves a game by default
+            if other != name:
+                entry["variants"] = [v for v in entry["variants"] if v not in served]
+        manifest[name] = {
             "file": target.name,
+            **({"family": net.family} if name != net.family else {}),
             "variants": served,
             "trained_on": meta["variant"],
             "options": meta["options"],
@@ -72,8 +81,8 @@ def main() -> None:
             "alpha": meta["alpha"],
             "lambda": meta["lambda"],
             "alpha_steps": meta.get("alpha_steps", []),
-            "command": reproduce(meta, net, f"{net.family}.tnet"),
-            "minutes": minutes.get(net.family),
+            "command": reproduce(meta, net, f"{name}.tnet"),
+            "minutes": minutes.get(name),
         }
         print(f"{target}: {net.family} {net.inputs}-{net.hidden}-5 {net.encoding}, {meta['games']} games, serves {served}")
     manifest_path.write_text(json.dumps(dict(sorted(manifest.items())), indent=2) + "\n")

@@ -38,7 +38,7 @@ from ._base.options import to_pairs
 from .nn.classnets import ClassNets, position_classes
 from .nn import Net, shipped
 
-__all__ = ["class_positions", "label_positions", "net_inputs", "fit", "error", "widen", "main", "METADATA_FORMAT"]
+__all__ = ["class_positions", "candidate_positions", "label_positions", "net_inputs", "fit", "error", "widen", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-supervised/1"
 ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
@@ -59,6 +59,36 @@ def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: i
     order = np.random.default_rng([seed, 1]).permutation(len(rows))
     rows = rows[order]
     return rows if max_positions is None else rows[:max_positions]
+
+
+def candidate_positions(rows: np.ndarray, variant: str, cls: str, *, labeller: Any, count: int, ranks: int,
+                        seed: int, threads: int, **options: Any) -> np.ndarray:
+    """Positions the 0-ply chooser has to tell apart from its pick: for each of the first `count`
+    rows (positions with their side to move), a roll drawn from Rng(seed, 2) (uniform over the 36), the roll's legal successors of class
+    `cls` ranked by the labeller at 0-ply for the mover, and one of the ranks 2..`ranks` taken
+    uniformly (rows with fewer than two such successors give none). Self-play alone shows the net
+    the positions it chose; its mistakes are the near alternatives it ranks wrongly."""
+    from .jobs.batch import batch_legal_plays, evaluate_batch
+
+    base = rows[:count]
+    rng = np.random.default_rng([seed, 2])
+    dice = rng.integers(1, 7, size=(len(base), 2))
+    _, offsets, succ = batch_legal_plays(base, dice, variant, return_positions=True, threads=threads, **options)
+    keep = position_classes(succ, variant, **options) == cls
+    # The successors are seen by the opponent: the mover's best is the opponent's lowest equity.
+    equity = np.where(keep, evaluate_batch(succ, variant, plies=0, threads=threads, evaluator=labeller,
+                                           **options)[:, 7], np.inf)
+    picks = rng.random(len(base))
+    out = []
+    for i in range(len(base)):
+        lo, hi = int(offsets[i]), int(offsets[i + 1])
+        n = int(np.count_nonzero(keep[lo:hi]))
+        if n < 2:
+            continue
+        order = lo + np.argsort(equity[lo:hi], kind="stable")[:n]
+        out.append(order[1 + int(picks[i] * (min(ranks, n) - 1))])
+    cand = np.unique(succ[np.asarray(out, dtype=np.int64)], axis=0) if out else np.zeros((0, succ.shape[1]), np.uint8)
+    return cand[np.random.default_rng([seed, 3]).permutation(len(cand))]
 
 
 def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int = 1, rollout_trials: int = 0,
@@ -126,6 +156,25 @@ def _log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
+def _labelled(work: Path, prefix: str, rows: np.ndarray, args: argparse.Namespace, labeller: ClassNets,
+              seed_offset: int = 0) -> np.ndarray:
+    """The labels of `rows`, chunk by chunk from work/PREFIX_NNNNN.npy, labelling missing chunks
+    (rollout seeds from row seed_offset + first on)."""
+    chunks = []
+    for first in range(0, len(rows), args.chunk):
+        f = work / f"{prefix}_{first // args.chunk:05d}.npy"
+        if not f.exists():
+            t0 = time.perf_counter()
+            y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
+                                rollout_trials=args.rollout_trials, seed=args.seed,
+                                first_row=seed_offset + first, threads=args.threads)
+            np.save(work / "labels.tmp.npy", y)
+            os.replace(work / "labels.tmp.npy", f)
+            _log(f"{prefix}: labelled rows {first}..{first + len(y) - 1} ({time.perf_counter() - t0:.0f}s)")
+        chunks.append(np.load(f))
+    return np.concatenate(chunks) if chunks else np.zeros((0, 5), np.float32)
+
+
 def run(args: argparse.Namespace, argv: Sequence[str]) -> Net:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -143,22 +192,25 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> Net:
         os.replace(work / "positions.tmp.npy", pos_file)
         _log(f"{len(rows)} {args.cls} positions from {args.games} games ({time.perf_counter() - t0:.0f}s)")
 
-    chunks = []
-    for first in range(0, len(rows), args.chunk):
-        f = work / f"labels_{first // args.chunk:05d}.npy"
-        if not f.exists():
+    y = _labelled(work, "labels", rows, args, labeller)
+    held = max(1, len(rows) // 10)
+    if args.candidates:
+        cand_file = work / "candidates.npy"
+        if cand_file.exists():
+            cand = np.load(cand_file)
+        else:
             t0 = time.perf_counter()
-            y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
-                                rollout_trials=args.rollout_trials, seed=args.seed, first_row=first,
-                                threads=args.threads)
-            np.save(work / "labels.tmp.npy", y)
-            os.replace(work / "labels.tmp.npy", f)
-            _log(f"labelled rows {first}..{first + len(y) - 1} ({time.perf_counter() - t0:.0f}s)")
-        chunks.append(np.load(f))
-    y = np.concatenate(chunks) if chunks else np.zeros((0, 5), np.float32)
+            # From training rows only (successors of held-out rows would leak into training).
+            cand = candidate_positions(rows[held:], args.variant, args.cls, labeller=labeller, count=args.candidates,
+                                       ranks=args.candidate_ranks, seed=args.seed, threads=args.threads)
+            np.save(work / "candidates.tmp.npy", cand)
+            os.replace(work / "candidates.tmp.npy", cand_file)
+            _log(f"{len(cand)} candidate positions from {args.candidates} rows ({time.perf_counter() - t0:.0f}s)")
+        # Candidates join the training rows only: the held-out rows stay self-play positions.
+        y = np.concatenate([y, _labelled(work, "candidate_labels", cand, args, labeller, len(rows))])
+        rows = np.concatenate([rows, cand])
     encoding = args.encoding or ENCODINGS[args.cls]
     x = net_inputs(rows, args.variant, encoding)
-    held = max(1, len(rows) // 10)
     xt, yt, xv, yv = x[held:], y[held:], x[:held], y[:held]
 
     ckpt = work / "net.tnet"
@@ -194,6 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=400, help="self-play games to draw positions from")
     ap.add_argument("--max-positions", type=int, default=None)
     ap.add_argument("--label-plies", type=int, default=1)
+    ap.add_argument("--candidates", type=int, default=0,
+                    help="also label a near alternative to the 0-ply pick for this many of the rows")
+    ap.add_argument("--candidate-ranks", type=int, default=5, help="the alternatives: ranks 2..this")
     ap.add_argument("--rollout-trials", type=int, default=0, help="label by rollouts of this many games instead")
     ap.add_argument("--label-contact", default=None, help="labeller's contact net (default: the shipped one)")
     ap.add_argument("--label-race", default=None)

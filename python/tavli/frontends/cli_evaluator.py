@@ -18,14 +18,15 @@ def load_evaluator(name: str) -> Net | str | None:
 
 
 def describe_evaluator(evaluator: Any, variant: str) -> str:
-    from ..nn import Net, family, shipped_manifest
+    from ..nn import Net, serving_entry, shipped_manifest
 
     if isinstance(evaluator, Net):
         return f"net {evaluator.family} {evaluator.inputs}-{evaluator.hidden}-5 ({evaluator.encoding})"
     if evaluator == "heuristic":
         return "heuristic"
-    entry = shipped_manifest().get(family(variant))
-    if entry is None or variant not in entry["variants"]:
+    name = serving_entry(variant)
+    if name is None:
         return "heuristic (no shipped net serves this game)"
+    entry = shipped_manifest()[name]
     layers = "-".join(map(str, entry["layers"]))
     return f"shipped {entry['trained_on']} net {layers} ({entry['encoding']}, {entry['games']:,} self-play games)"

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..board import Board
     from ..results import Analysis, Evaluation
 
-__all__ = ["Net", "family", "shipped", "shipped_manifest", "default_evaluator"]
+__all__ = ["Net", "family", "shipped", "shipped_manifest", "serving_entry", "default_evaluator"]
 
 
 def family(variant: str) -> str:
@@ -37,14 +37,16 @@ def family(variant: str) -> str:
 
 
 # --- the shipped nets -----------------------------------------------------------------------------
-# python/tavli/nets/manifest.json lists one entry per family: its weight file, the variants it
-# serves (those where it measured stronger than the heuristic: bench/strength.py) and how it was
-# trained (README, "Trained nets").
+# python/tavli/nets/manifest.json lists the shipped nets: an entry per family, named by it, and an
+# entry for a game with a net of its own within a family, named by the game (with "family"); each
+# has its weight file, the variants it serves (those where it measured stronger than what served
+# them before: bench/strength.py) and how it was trained (README, "Trained nets").
 
 
 @functools.lru_cache(maxsize=1)
 def shipped_manifest() -> dict[str, dict[str, Any]]:
-    """The shipped nets by family: {"file", "variants", "command", "games", ...}; {} if none."""
+    """The shipped nets by entry name (a family, or a game with its own net): {"file", "variants",
+    "command", "games", ...}; {} if none."""
     path = resources.files("tavli") / "nets" / "manifest.json"
     if not path.is_file():
         return {}
@@ -53,18 +55,26 @@ def shipped_manifest() -> dict[str, dict[str, Any]]:
 
 
 @functools.lru_cache(maxsize=None)
-def _load_shipped(family_name: str) -> "Net | None":
-    entry = shipped_manifest().get(family_name)
+def _load_shipped(name: str) -> "Net | None":
+    entry = shipped_manifest().get(name)
     if entry is None:
         return None
     with resources.as_file(resources.files("tavli") / "nets" / entry["file"]) as path:
         return Net.load(path)
 
 
+def serving_entry(variant: str) -> "str | None":
+    """The name of the manifest entry whose net serves `variant` by default, None if none does."""
+    return next((name for name, e in shipped_manifest().items() if variant in e["variants"]), None)
+
+
 def shipped(variant_or_family: str) -> "Net | None":
-    """A copy of the shipped net of a family (or of the family of a variant), None if none ships."""
-    fam = variant_or_family if variant_or_family in shipped_manifest() else _core.net_family(variant_or_family)
-    net = _load_shipped(fam)
+    """A copy of a shipped net, None if none ships: the entry of that name (a family, or a game
+    with its own net), else the net that serves the variant, else the one of the variant's family."""
+    name = variant_or_family
+    if name not in shipped_manifest():
+        name = serving_entry(variant_or_family) or _core.net_family(variant_or_family)
+    net = _load_shipped(name)
     return None if net is None else net.copy()
 
 
@@ -74,14 +84,14 @@ def default_evaluator() -> _core.NetSuite:
     NetSuite (cpp/include/tavli/net_suite.h) with each shipped net on the variants it serves and
     the heuristic elsewhere. Built once per process and never changed (threads share it)."""
     suite = _core.NetSuite()
-    for fam, entry in shipped_manifest().items():
+    for name, entry in shipped_manifest().items():
         if entry.get("classes"):  # a net per position class (tavli.classnets)
             from .classnets import shipped_classes
 
-            suite.assign_classes(entry["variants"], shipped_classes(fam)._evaluator())
+            suite.assign_classes(entry["variants"], shipped_classes(name)._evaluator())
         else:
-            net = _load_shipped(fam)
-            assert net is not None  # the family has a manifest entry
+            net = _load_shipped(name)
+            assert net is not None  # the entry is in the manifest
             suite.assign(entry["variants"], net._net)
     return suite
 
