@@ -15,7 +15,7 @@ from tavli.train import read_metadata
 
 MANIFEST = tavli.nn.shipped_manifest()
 FAMILIES = ["backgammon", "fevga", "narde", "plakoto", "tawla31"]
-OWN_NETS = {"hypergammon": "backgammon", "moultezim": "fevga"}  # games with a net of their own within a family
+OWN_NETS = {"hypergammon": "backgammon", "jacquet": "fevga", "moultezim": "fevga"}  # games with a net of their own within a family
 SERVED = sorted(v for e in MANIFEST.values() for v in e["variants"])
 UNSERVED = sorted(set(tavli.variants()) - set(SERVED))
 
