@@ -14,6 +14,9 @@ Stages, each resumable from the files in --work (run the same command again):
    on the count) or, with --rollout-trials, rollouts (tavli.rollout_data; seeds in
    label_positions). The labeller is the shipped contact net with --label-race / --label-crashed nets
    for their classes (default: the shipped nets) over the exact bear-off databases.
+2b. with --candidates N: candidates.npy, near alternatives to the labeller's 0-ply pick for N
+   training rows (candidate_positions), labelled the same way in candidate_labels_NNNNN.npy; they
+   join the training rows, never the held-out ones.
 3. net.tnet: the net (random, seeded by --seed, or --init's net widened to the encoding), fitted epoch by epoch (supervised_epoch: SGD in an order seeded by
    (seed, epoch)) on 90% of the rows, the rest held out; the checkpoint after each epoch carries
    the epoch counter and the whole command in its metadata (JSON), so a resumed run ends with the
@@ -64,9 +67,10 @@ def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: i
 def candidate_positions(rows: np.ndarray, variant: str, cls: str, *, labeller: Any, count: int, ranks: int,
                         seed: int, threads: int, **options: Any) -> np.ndarray:
     """Positions the 0-ply chooser has to tell apart from its pick: for each of the first `count`
-    rows (positions with their side to move), a roll drawn from Rng(seed, 2) (uniform over the 36), the roll's legal successors of class
-    `cls` ranked by the labeller at 0-ply for the mover, and one of the ranks 2..`ranks` taken
-    uniformly (rows with fewer than two such successors give none). Self-play alone shows the net
+    rows (positions with their side to move), a roll drawn by numpy's default_rng([seed, 2]), the
+    roll's legal successors of class `cls` ranked by the labeller at 0-ply for the mover, and one of
+    the ranks 2..`ranks` taken uniformly (rows with fewer than two such successors give none);
+    distinct, in an order seeded by (seed, 3). Self-play alone shows the net
     the positions it chose; its mistakes are the near alternatives it ranks wrongly."""
     from .jobs.batch import batch_legal_plays, evaluate_batch
 
