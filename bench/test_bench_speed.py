@@ -116,18 +116,22 @@ def decisions():
     return [(rows[i], (int(dice[i][0]), int(dice[i][1]))) for i in pick]
 
 
+@pytest.mark.parametrize("prune", [tavli._core.DEFAULT_PRUNE, 0], ids=["pruned", "unpruned"])
 @pytest.mark.parametrize("plies", [2, 3])
-def test_tavli_decision(benchmark, decisions, plies):
+def test_tavli_decision(benchmark, decisions, plies, prune):
+    """The default search (the shipped pruning net on) and, as the baseline, the same without
+    pruning (search.h, "Pruning")."""
     boards = [(tavli.Board.from_array(r, "backgammon"), d) for r, d in decisions]
 
     def run():
         for b, d in boards:
-            b.analyze(d, plies=plies, threads=1)
+            b.analyze(d, plies=plies, threads=1, prune=prune)
 
     benchmark.pedantic(run, rounds=3 if plies == 2 else 1, iterations=1, warmup_rounds=0)
-    record_median(f"tavli analyze {plies}-ply (ms per decision)", benchmark, len(boards), "ms")
-    ratio(f"gnubg-nn / tavli time, {plies}-ply decision", f"gnubg-nn best_move n={plies} (ms per decision)",
-          f"tavli analyze {plies}-ply (ms per decision)")
+    name = f"tavli analyze {plies}-ply (ms per decision)"
+    record_median(name if prune else f"tavli analyze {plies}-ply unpruned (ms per decision)", benchmark, len(boards), "ms")
+    ratio(f"unpruned / pruned time, {plies}-ply decision", f"tavli analyze {plies}-ply unpruned (ms per decision)", name)
+    ratio(f"gnubg-nn / tavli time, {plies}-ply decision", f"gnubg-nn best_move n={plies} (ms per decision)", name)
 
 
 @requires_gnubg

@@ -102,7 +102,8 @@ def test_second_roll_stratified_in_blocks_of_1296():
     # Truncated after two plies, greedy both sides: 1296 trials are every pair of first two rolls
     # once, i.e. the 2-ply evaluation in which only the statically best play is searched deeper.
     b = _middle_game()
-    e = b.evaluate(plies=2, filters=[(0, 0, 0)])
+    # Greedy players choose among all plays: the search without pruning (search.h).
+    e = b.evaluate(plies=2, filters=[(0, 0, 0)], prune=0)
     r = b.rollout(1296, truncate=2, seed=3, threads=2)
     assert r.truncated == 1296
     assert r.equity == pytest.approx(e.equity, abs=1e-4)

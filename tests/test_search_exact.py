@@ -12,6 +12,10 @@
 3. One legal play / a forced pass.  4. Determinism over threads and repeated calls.
 5. Node and time limits.  6. Bad arguments.
 
+The references here are the plain search: where the default filters would let the shipped
+backgammon net's pruning net prune (search.h, "Pruning"), the calls say prune=0;
+tests/test_search_pruning.py checks pruning against a reference of its own.
+
 Selections inside the Python references copy the engine's float32 arithmetic (equity and
 inversion) so that ties between plays are broken the same way (first in generation order); where
 two plays are worth the same to within rounding but have different probabilities, and the engine
@@ -374,7 +378,7 @@ def test_analyze_one_ply_matches_python(name, dice):
     board = midgame(name)
     plays = board.legal_plays(dice)
     assert len(plays) >= 2
-    default = board.analyze(dice, 1)
+    default = board.analyze(dice, 1, prune=0)
     assert default.plies == 1 and not default.interrupted
     assert len(default) == len(plays)
     assert {str(ap.play) for ap in default} == {str(p) for p in plays}
@@ -387,7 +391,7 @@ def test_analyze_one_ply_matches_python(name, dice):
     eqs = [ap.equity for ap in default]
     assert eqs == sorted(eqs, reverse=True)
     # At one ply the inner filters cannot matter, and the root is full width by default.
-    other = board.analyze(dice, 1, filters=[(1000, 0, 0), (0, 0, 0)])
+    other = board.analyze(dice, 1, filters=[(1000, 0, 0), (0, 0, 0)], prune=0)
     assert [(str(a.play), tuple(a.probabilities)) for a in other] == \
         [(str(a.play), tuple(a.probabilities)) for a in default]
 
@@ -403,7 +407,7 @@ def test_evaluate_one_ply_matches_python(name):
     board = midgame(name)
     want = one_ply_value(board)
     for filters in (None, FULL):
-        e = board.evaluate(1, filters=filters)
+        e = board.evaluate(1, filters=filters, prune=0)
         assert e.plies == 1 and not e.interrupted
         assert close(tuple(e.probabilities), want, 1e-5), (e, want)
     assert board.evaluate(0).probabilities == board.evaluate(0, filters=FULL).probabilities
@@ -434,7 +438,7 @@ def test_evaluate_two_plies_full_width_matches_python(board):
     # the root at one ply).
     acc = [0.0] * 6
     for dice, w in ROLLS:
-        best = board.analyze(dice, 1)[0].probabilities
+        best = board.analyze(dice, 1, prune=0)[0].probabilities
         for i in range(6):
             acc[i] += w * best[i]
     assert_probs(e.probabilities, tuple(acc), 1e-5, amb, "evaluate(2) vs analyze(1)")
@@ -510,7 +514,7 @@ DEFAULT_CASES = [("backgammon", (1, 1)), ("fevga", (4, 2)), ("plakoto", (4, 2)),
 def test_default_filters_two_plies_match_python(name, dice, full_depth):
     board = midgame(name)
     want, kept = default_two_ply(name, dice, full_depth)
-    a = board.analyze(dice, 2, full_depth=full_depth)
+    a = board.analyze(dice, 2, full_depth=full_depth, prune=0)
     assert a.plies == 2 and not a.interrupted
     assert len(a) == len(want)
     assert sum(ap.plies == 2 for ap in a) == (0 if kept == 1 and not full_depth else kept)
@@ -538,8 +542,8 @@ def test_evaluate_two_plies_default_filters(name):
     """evaluate(2) with the default filters: for each roll only the statically best play of the
     side to move is searched deeper (search.h: as gnubg's evaluation does)."""
     board = midgame(name)
-    e = board.evaluate(2)
-    assert close(tuple(e.probabilities), inner_two_ply_value(board), 1e-5)
+    assert close(tuple(board.evaluate(2, prune=0).probabilities), inner_two_ply_value(board), 1e-5)
+    e = board.evaluate(2)  # evaluate_batch searches as evaluate does by default (pruning where it can)
     assert tavli.evaluate_batch(board.to_array()[None, :], board.variant, plies=2)[0].tolist() == \
         pytest.approx(list(e.probabilities) + [e.equity], abs=1e-6)
 
@@ -560,7 +564,7 @@ def test_single_play_and_pass(dice, plies):
     board = entering_board()
     plays = board.legal_plays(dice)
     assert len(plays) == 1
-    a = board.analyze(dice, plies)
+    a = board.analyze(dice, plies, prune=0)
     assert len(a) == 1 and a.plies == plies and not a.interrupted
     assert a[0].play == plays[0] and a[0].plies == plies
     if dice == (5, 5):

@@ -70,7 +70,8 @@ def test_analyze_and_evaluate_use_the_shipped_net_by_default(variant):
     by_default = board.analyze((6, 5), plies=0)
     with_net = board.analyze((6, 5), plies=0, evaluator=net)
     assert [(a.play.steps, a.equity) for a in by_default] == [(a.play.steps, a.equity) for a in with_net]
-    assert board.evaluate(1).equity == board.evaluate(1, evaluator=net).equity
+    # A lone net has no pruning net (the suite's serve its search: search.h), hence prune=0.
+    assert board.evaluate(1, prune=0).equity == board.evaluate(1, evaluator=net).equity
     heuristic = board.evaluate(1, evaluator="heuristic").equity
     assert board.evaluate(1).equity != heuristic  # the net is not the heuristic in disguise
     rows = tavli.random_positions(variant, 50, 3, **options_for(variant))[0]

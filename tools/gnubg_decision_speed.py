@@ -1,9 +1,9 @@
 """CPU time per checker-play decision of Debian's GNU Backgammon (`gnubg -t`) at N plies, default
-move filters, one thread, cubeless, beside tavli's Board.analyze at the same depth (default filters
-and narrowing, one thread), on the decision set of bench/test_bench_speed.py; and how often each
+move filters, one thread, cubeless, beside tavli's Board.analyze at the same depth (default filters,
+narrowing and pruning unless --prune says otherwise, one thread), on the decision set of bench/test_bench_speed.py; and how often each
 one's best play agrees with gnubg's at --reference plies (default 3), with tavli 0-ply as the floor.
 
-    python tools/gnubg_decision_speed.py [--plies 2 3] [--positions 60] [--reference 3] [--cache]
+    python tools/gnubg_decision_speed.py [--plies 2 3] [--positions 60] [--reference 3] [--cache] [--prune 0 5]
 
 Each gnubg decision runs in its own `gnubg -t` process, timed by the CPU time of that child; the
 median CPU time of gnubg's start-up (the same script with no decision, run several times) is
@@ -105,6 +105,8 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--reference", type=int, default=3, help="gnubg's depth for the best-move agreement")
     ap.add_argument("--cache", action="store_true", help="tavli with its shared evaluation cache")
+    ap.add_argument("--prune", type=int, nargs="+", default=[tavli._core.DEFAULT_PRUNE],
+                    help="tavli's plays per pruned node (search.h; 0: no pruning), each measured in turn")
     args = ap.parse_args()
 
     rows, dice = tavli.random_positions("backgammon", 4000, seed=20261130)
@@ -140,18 +142,16 @@ def main() -> None:
                            "bar": [0, 0], "off": [10, 10]}).evaluate(plies=0)
     print(f"{len(pick)} decisions (bench/test_bench_speed.py's set), one thread, cubeless, default filters; "
           f"gnubg start-up {1e3 * startup:.0f} ms CPU subtracted; agreement with gnubg {args.reference}-ply")
-    cpu: dict[int, list[float]] = {}
-    for p in [0] + sorted(args.plies):
+    for prune, p in [(prune, p) for prune in args.prune for p in [0] + sorted(args.plies)]:
         tv, nodes, agree, lone = [], [], 0, 0
         for k, (b, (_, d)) in enumerate(zip(boards, decisions)):
             t = time.process_time()
-            a = b.analyze(d, plies=p, threads=1, cache=args.cache)
+            a = b.analyze(d, plies=p, threads=1, cache=args.cache, prune=prune)
             tv.append(time.process_time() - t)
             nodes.append(a.nodes)
             agree += tavli_key(b, a.best.play) == refs[k]
             lone += p > 0 and a.best.plies < p  # the filters left one play: it is the answer (search.h)
-        cpu[p] = tv
-        line = f"tavli {p}-ply: agreement {agree}/{len(pick)} ({100 * agree / len(pick):.0f}%)"
+        line = f"tavli {p}-ply (prune {prune}): agreement {agree}/{len(pick)} ({100 * agree / len(pick):.0f}%)"
         if p in gnubg:
             gt, gb = gnubg[p]
             g_agree = sum(key_after(apply_gnubg_move(board(rows[pick[k]]), gb[k])) == refs[k] for k in range(len(pick)))

@@ -43,6 +43,8 @@ PYBIND11_MODULE(_core, m) {
   // name a parameter before calling in: one owner per range.
   m.attr("MAX_THREADS") = tavli::kMaxThreads;
   m.attr("MAX_SEARCH_PLIES") = tavli::kMaxSearchPlies;
+  m.attr("MAX_PRUNE") = tavli::kMaxPrune;
+  m.attr("DEFAULT_PRUNE") = tavli::kDefaultPrune;
   m.attr("MAX_BATCH_PLIES") = tavli::kMaxBatchPlies;
   m.attr("MAX_PLAYER_PLIES") = tavli::kMaxPlayerPlies;
   m.attr("MAX_CUBE_PLAYER_PLIES") = tavli::kMaxCubePlayerPlies;

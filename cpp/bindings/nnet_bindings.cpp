@@ -138,6 +138,11 @@ void bind_nnet(py::module_& m) {
                                 std::shared_ptr<ClassNetEvaluator> nets) {
              for (const std::string& v : variants) s.assign(variant_from_name(v), nets);
            }, py::arg("variants"), py::arg("nets"), "Serve `variants` with class nets (class_net.h; before any use).")
+      .def("assign_pruner", [](NetSuite& s, const std::vector<std::string>& variants, const NeuralNet& net) {
+             const auto copy = std::make_shared<const NeuralNet>(net);
+             for (const std::string& v : variants) s.assign_pruner(variant_from_name(v), copy);
+           }, py::arg("variants"), py::arg("net"),
+           "Give `variants` a pruning net (search.h, \"Pruning\"; a copy of `net`, before any use).")
       .def("serves", [](const NetSuite& s, const std::string& variant) {
              return s.serves(variant_from_name(variant));
            }, py::arg("variant"));

@@ -40,12 +40,13 @@ void bind_search(py::class_<Game>& board) {
       .def("_analyze", [](const Game& g, py::handle dice_arg, int plies,
                           const FilterList& filters, int threads, double time_limit,
                           std::int64_t node_limit, py::handle evaluator,
-                          const FilterList& narrowing, bool use_cache, bool full_depth) {
+                          const FilterList& narrowing, bool use_cache, bool full_depth, int prune) {
         const Dice dice = dice_from_py(dice_arg);
         SearchOptions opt = limited_search(plies, filters, threads, time_limit, node_limit);
         opt.narrowing = move_filters(narrowing);  // search.h: accept -1 keeps all
         opt.use_cache = use_cache;
         opt.full_depth = full_depth;
+        opt.prune = prune;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
@@ -58,16 +59,18 @@ void bind_search(py::class_<Game>& board) {
         return py::make_tuple(plays, a.plies, a.nodes, a.interrupted);
       }, py::arg("dice"), py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"),
          py::arg("node_limit"), py::arg("evaluator"),
-         py::arg("narrowing") = FilterList{}, py::arg("use_cache") = false, py::arg("full_depth") = false)
+         py::arg("narrowing") = FilterList{}, py::arg("use_cache") = false, py::arg("full_depth") = false,
+         py::arg("prune") = kDefaultPrune)
       .def("_evaluate", [](const Game& g, int plies, const FilterList& filters,
                            int threads, double time_limit, std::int64_t node_limit, py::handle evaluator,
-                           bool use_cache) {
+                           bool use_cache, int prune) {
         SearchOptions opt = limited_search(plies, filters, threads, time_limit, node_limit);
         opt.use_cache = use_cache;
+        opt.prune = prune;
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = evaluator_arg(evaluator, g.rules(), keep);
         const Evaluation e = run_stoppable(0, [&] { return evaluate(g.position(), g.rules(), ev, opt); });
         return py::make_tuple(probs_tuple(e.probabilities), e.probabilities.equity(), e.plies, e.nodes, e.interrupted);
       }, py::arg("plies"), py::arg("filters"), py::arg("threads"), py::arg("time_limit"), py::arg("node_limit"),
-         py::arg("evaluator"), py::arg("use_cache") = false);
+         py::arg("evaluator"), py::arg("use_cache") = false, py::arg("prune") = kDefaultPrune);
 }

@@ -14,14 +14,15 @@ struct PlayBatch {
   std::vector<Probabilities> plays;  // best_play's values of every play
 };
 
+// out[k] = the value of play list[which ? which[k] : k], k < n.
 void values_into(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
-                 Probabilities* out, PlayBatch& scratch) {
+                 const int* which, int n, Probabilities* out, PlayBatch& scratch) {
   std::vector<Position>& batch = scratch.positions;
   std::vector<int>& where = scratch.where;
   batch.clear();
   where.clear();
-  for (int i = 0; i < list.size(); ++i) {
-    const PlyResult step = advance(pos, list[i], rules, kWhite);
+  for (int i = 0; i < n; ++i) {
+    const PlyResult step = advance(pos, list[which ? which[i] : i], rules, kWhite);
     if (step.outcome) {
       out[i] = mover_value(step);
     } else {
@@ -41,7 +42,13 @@ void values_into(const Evaluator& ev, const Position& pos, const Rules& rules, c
 void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
                  Probabilities* out) {
   Scratch<PlayBatch> scratch;
-  values_into(ev, pos, rules, list, out, *scratch);
+  values_into(ev, pos, rules, list, nullptr, list.size(), out, *scratch);
+}
+
+void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                 const int* which, int n, Probabilities* out) {
+  Scratch<PlayBatch> scratch;
+  values_into(ev, pos, rules, list, which, n, out, *scratch);
 }
 
 int best_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list) {
@@ -49,7 +56,7 @@ int best_play(const Evaluator& ev, const Position& pos, const Rules& rules, cons
   Scratch<PlayBatch> scratch;
   std::vector<Probabilities>& vals = scratch->plays;
   vals.resize(static_cast<std::size_t>(list.size()));
-  values_into(ev, pos, rules, list, vals.data(), *scratch);
+  values_into(ev, pos, rules, list, nullptr, list.size(), vals.data(), *scratch);
   int best = 0;
   float best_eq = -1e9f;
   for (int i = 0; i < list.size(); ++i) {

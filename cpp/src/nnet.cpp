@@ -459,7 +459,7 @@ void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, c
   if (n <= 0) return;
   const int H = hidden_;
   std::vector<float>& hid = scratch(0);
-  hid.resize(static_cast<std::size_t>(2 * H));
+  if (hid.size() < static_cast<std::size_t>(2 * H)) hid.resize(static_cast<std::size_t>(2 * H));  // grown only (see evaluate)
   int r = 0;
 #ifdef TAVLI_NNET_AVX2
   if (use_avx2_ && H % 8 == 0)  // two rows at a time: their output layers overlap
@@ -750,8 +750,11 @@ void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& ru
   thread_local std::vector<std::uint16_t> index;
   thread_local std::vector<float> value, y;
   thread_local std::vector<int> start, which;
-  index.resize(static_cast<std::size_t>(n) * I + kSparseSlack);  // encode_sparse's scratch slots
-  value.resize(static_cast<std::size_t>(n) * I + kSparseSlack);
+  // Grown, never shrunk: a resize that grows value-initialises (memsets) the new part, and a
+  // search alternates calls of different sizes (its nodes, a pruning net's and the evaluator's).
+  const std::size_t need = static_cast<std::size_t>(n) * I + kSparseSlack;  // encode_sparse's scratch slots
+  if (index.size() < need) index.resize(need);
+  if (value.size() < need) value.resize(need);
   start.assign(1, 0);
   which.clear();
   for (int i = 0; i < n; ++i) {
@@ -766,7 +769,7 @@ void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& ru
     which.push_back(i);
   }
   const int m = static_cast<int>(which.size());
-  y.resize(static_cast<std::size_t>(m) * NeuralNet::kOutputs);
+  if (y.size() < static_cast<std::size_t>(m) * NeuralNet::kOutputs) y.resize(static_cast<std::size_t>(m) * NeuralNet::kOutputs);
   net_->forward_sparse(index.data(), value.data(), start.data(), m, y.data());
   for (int k = 0; k < m; ++k) {
     const float* o = y.data() + static_cast<std::size_t>(k) * NeuralNet::kOutputs;

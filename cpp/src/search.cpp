@@ -117,11 +117,13 @@ class Leaves final : public Evaluator {
 class Searcher {
  public:
   void begin(const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters, Budget& budget,
-             const MatchUtility& utility, EvalCache* evals = nullptr) {
+             const MatchUtility& utility, EvalCache* evals = nullptr, int prune = 0) {
     utility_ = &utility;
     rules_ = &rules;
     filters_ = &filters;
     leaves_.bind(ev, budget, evals);
+    pruner_ = prune > 0 ? ev.pruner(rules) : nullptr;
+    prune_ = prune;
     forget();
   }
 
@@ -179,6 +181,7 @@ class Searcher {
   Probabilities best_play(const Position& pos, const MoveList& list, int depth, int level) {
     std::vector<Probabilities>& vals = vals_at(level);
     vals.resize(static_cast<std::size_t>(list.size()));
+    if (pruner_ && list.size() > prune_ && keeps_one(level)) return pruned_best(pos, list, depth, level, vals);
     static_values(pos, list, vals);
     if (depth == 1)
       return *std::max_element(vals.begin(), vals.end(), [&](const Probabilities& a, const Probabilities& b) {
@@ -197,6 +200,45 @@ class Searcher {
       }
     }
     return best;
+  }
+
+  // Whether the filter at `level` searches only the statically best play (then a node may prune).
+  bool keeps_one(int level) const {
+    const MoveFilter* f = filter(level);
+    return f->accept == 0 && f->extra == 0;
+  }
+
+  // best_play at a pruned node (search.h, "Pruning"): every play valued by the pruner, the best
+  // prune_ of them (stable: ties keep generation order) by the evaluator, and the best of those
+  // searched `depth` - 1 plies deeper.
+  Probabilities pruned_best(const Position& pos, const MoveList& list, int depth, int level,
+                            std::vector<Probabilities>& vals) {
+    play_values(*pruner_, pos, *rules_, list, vals.data());
+    const int n = list.size();
+    std::vector<float>& score = scores_at(level);
+    score.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) score[static_cast<std::size_t>(i)] = rank_score(*utility_, vals[static_cast<std::size_t>(i)], level);
+    std::vector<int>& order = keep_at(level);
+    order.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+    // The best prune_ by score, ties to the earlier play: the first prune_ of a stable sort.
+    std::partial_sort(order.begin(), order.begin() + prune_, order.end(), [&](int a, int b) {
+      const float sa = score[static_cast<std::size_t>(a)], sb = score[static_cast<std::size_t>(b)];
+      return sa > sb || (sa == sb && a < b);
+    });
+    // The kept plays in generation order, as a plain node hands them to the evaluator.
+    std::sort(order.begin(), order.begin() + prune_);
+    std::vector<Probabilities>& kv = pruned_vals_at(level);
+    kv.resize(static_cast<std::size_t>(prune_));
+    play_values(leaves_, pos, *rules_, list, order.data(), prune_, kv.data());
+    int best = 0;
+    for (int k = 1; k < prune_; ++k)
+      if (rank_score(*utility_, kv[static_cast<std::size_t>(k)], level) >
+          rank_score(*utility_, kv[static_cast<std::size_t>(best)], level))
+        best = k;
+    if (depth == 1) return kv[static_cast<std::size_t>(best)];
+    const PlyResult step = advance(pos, list[order[static_cast<std::size_t>(best)]], *rules_, kWhite);
+    return step.outcome ? mover_value(step) : value(step.position, depth - 1, level + 1).inverted();
   }
 
   // Static (0-ply) values of every play of `list`, for the mover; finished games exactly.
@@ -259,6 +301,8 @@ class Searcher {
   MoveList& list_at(int level) { return at(lists_, level); }
   std::vector<Probabilities>& vals_at(int level) { return at(vals_, level); }
   std::vector<int>& keep_at(int level) { return at(keep_, level); }
+  std::vector<Probabilities>& pruned_vals_at(int level) { return at(pruned_vals_, level); }
+  std::vector<float>& scores_at(int level) { return at(scores_, level); }
 
   const MatchUtility* utility_ = nullptr;
   const Rules* rules_ = nullptr;
@@ -270,6 +314,10 @@ class Searcher {
   std::vector<std::unique_ptr<MoveList>> lists_;
   std::vector<std::unique_ptr<std::vector<Probabilities>>> vals_;
   std::vector<std::unique_ptr<std::vector<int>>> keep_;
+  std::vector<std::unique_ptr<std::vector<Probabilities>>> pruned_vals_;
+  std::vector<std::unique_ptr<std::vector<float>>> scores_;
+  const Evaluator* pruner_ = nullptr;  // null: no pruning
+  int prune_ = 0;
 };
 
 // The searchers of one search, one per worker, leased from the calling thread (scratch.h: kept
@@ -280,12 +328,12 @@ struct Searchers {
   std::vector<Searcher*> use;
 
   void prepare(int threads, const Rules& rules, const Evaluator& ev, const std::vector<MoveFilter>& filters,
-               Budget& budget, const MatchUtility& utility, EvalCache* evals) {
+               Budget& budget, const MatchUtility& utility, EvalCache* evals, int prune) {
     if (!use.empty()) return;
     std::vector<std::unique_ptr<Searcher>>& pool = *lease;
     while (static_cast<int>(pool.size()) < threads) pool.push_back(std::make_unique<Searcher>());
     for (int w = 0; w < threads; ++w) use.push_back(pool[static_cast<std::size_t>(w)].get());
-    for (Searcher* s : use) s->begin(rules, ev, filters, budget, utility, evals);
+    for (Searcher* s : use) s->begin(rules, ev, filters, budget, utility, evals, prune);
   }
 };
 
@@ -296,11 +344,11 @@ struct Searchers {
 // the same nodes whichever worker takes it (fn calls forget() first), so neither results nor node
 // counts depend on the thread count or on the order the items are taken.
 template <class Fn>
-bool run_items(int threads, std::size_t items, const Rules& rules, const Evaluator& ev,
-               const std::vector<MoveFilter>& filters, const MatchUtility& utility, Budget& budget, EvalCache* evals,
-               Searchers& searchers, Fn fn) {
-  threads = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(threads), items)));
-  searchers.prepare(threads, rules, ev, filters, budget, utility, evals);
+bool run_items(std::size_t items, const Rules& rules, const Evaluator& ev, const SearchOptions& opt, Budget& budget,
+               EvalCache* evals, Searchers& searchers, Fn fn) {
+  const int threads =
+      static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(opt.threads), items)));
+  searchers.prepare(threads, rules, ev, opt.filters, budget, opt.utility, evals, opt.prune);
   std::atomic<bool> aborted{false};
   std::atomic<std::size_t> next{0};
   run_on_threads(threads, [&](int w) {
@@ -332,6 +380,7 @@ void check_options(const SearchOptions& opt) {
   if (opt.plies < 0 || opt.plies > kMaxSearchPlies)
     throw std::invalid_argument("plies must be 0.." + std::to_string(kMaxSearchPlies));
   check_threads(opt.threads);
+  if (opt.prune < 0 || opt.prune > kMaxPrune) throw std::invalid_argument("prune must be 0.." + std::to_string(kMaxPrune));
   if (opt.time_limit < 0) throw std::invalid_argument("time_limit must be >= 0");
   if (opt.node_limit < 0) throw std::invalid_argument("node_limit must be >= 0");
   for (const MoveFilter& f : opt.filters)
@@ -395,8 +444,8 @@ Analysis analyze(const Position& pos, const Rules& rules, Dice dice, const Evalu
     }
     // One item per (kept play, opponent roll): the roll's share of value(child, d) (search.h).
     std::vector<Probabilities> per_roll(keep.size() * R);
-    const bool done = run_items(opt.threads, keep.size() * R, rules, ev, opt.filters, opt.utility, budget, evals,
-                                searchers, [&](std::size_t item, Searcher& s) {
+    const bool done = run_items(keep.size() * R, rules, ev, opt, budget, evals, searchers,
+                                [&](std::size_t item, Searcher& s) {
                                   const auto i = static_cast<std::size_t>(keep[item / R]);
                                   if (child[i].outcome) return;
                                   s.forget();
@@ -466,8 +515,8 @@ Evaluation evaluate(const Position& pos, const Rules& rules, const Evaluator& ev
   Searchers searchers;
   for (int d = 1; d <= opt.plies; ++d) {
     std::vector<Probabilities> per_roll(rolls.size());
-    const bool done = run_items(opt.threads, rolls.size(), rules, ev, opt.filters, opt.utility, budget, evals,
-                                searchers, [&](std::size_t k, Searcher& s) {
+    const bool done = run_items(rolls.size(), rules, ev, opt, budget, evals, searchers,
+                                [&](std::size_t k, Searcher& s) {
                                   s.forget();
                                   per_roll[k] = s.best_for_roll(pos, rolls[k].dice, d, 0);
                                 });

@@ -14,6 +14,8 @@ ROW_BYTES: int
 MAX_PLAYS: int
 MAX_THREADS: int
 MAX_SEARCH_PLIES: int
+MAX_PRUNE: int
+DEFAULT_PRUNE: int
 MAX_BATCH_PLIES: int
 MAX_PLAYER_PLIES: int
 MAX_CUBE_PLAYER_PLIES: int
@@ -147,6 +149,7 @@ class Board:
         narrowing: list[tuple[int, int, float]] = ...,
         use_cache: bool = False,
         full_depth: bool = False,
+        prune: int = ...,
     ) -> tuple[list[tuple[Play, tuple[float, ...], float, int]], int, int, bool]: ...
     def _evaluate(
         self,
@@ -157,6 +160,7 @@ class Board:
         node_limit: int,
         evaluator: _Evaluator,
         use_cache: bool = False,
+        prune: int = ...,
     ) -> tuple[tuple[float, ...], float, int, int, bool]: ...
 
 class Match:
@@ -354,6 +358,7 @@ class NetSuite(Evaluator):
     def __init__(self) -> None: ...
     def assign(self, variants: list[str], net: NeuralNet) -> None: ...
     def assign_classes(self, variants: list[str], nets: ClassNetEvaluator) -> None: ...
+    def assign_pruner(self, variants: list[str], net: NeuralNet) -> None: ...
     def serves(self, variant: str) -> bool: ...
 
 # --- position classes, class nets, two-sided bear-off, supervised fit (class_net_bindings.cpp) ---

@@ -16,7 +16,7 @@ from ._base.rollout_keywords import (BOARD_DEFAULTS, ROLLOUT_DEFAULTS, BoardRoll
                                      with_defaults)
 from .backends import backend_arg, local_only_time_limit
 from .backends import ray as on_ray
-from .evaluators import evaluator_arg, filters_arg, narrowing_arg, search_args
+from .evaluators import evaluator_arg, filters_arg, narrowing_arg, prune_arg, search_args
 from .players import player_arg
 from .results import Analysis, AnalyzedPlay, Evaluation, Probabilities, Rollout
 
@@ -290,14 +290,17 @@ class Board(_core.Board):
         time_limit: float | None = None,
         node_limit: int | None = None,
         evaluator: Any = None,
+        prune: int = _core.DEFAULT_PRUNE,
     ) -> "Evaluation":
         """The position before the roll, for the side to move, `plies` deep (exact when the game is
         over). At the leaves `evaluator`: None, the shipped net of the game (the heuristic where
-        none ships: tavli.nn.default_evaluator()), "heuristic", or a tavli.nn.Net.
-        Releases the GIL."""
+        none ships: tavli.nn.default_evaluator()), "heuristic", or a tavli.nn.Net. `prune`: the
+        plays per node valued by the evaluator where it has a pruning net (0: all; search.h,
+        "Pruning"). Releases the GIL."""
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         probs, equity, done, nodes, interrupted = self._evaluate(
-            plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator)
+            plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator), False,
+            prune_arg(prune)
         )
         return Evaluation(Probabilities(*probs), equity, done, nodes, interrupted)
 
@@ -314,6 +317,7 @@ class Board(_core.Board):
         narrowing: Any = None,
         cache: bool = False,
         full_depth: bool = False,
+        prune: int = _core.DEFAULT_PRUNE,
     ) -> "Analysis":
         """The legal plays for the roll, best first, each with its probabilities and equity for the
         side that plays it, searched `plies` deep (see cpp/include/tavli/search.h for plies and move
@@ -323,12 +327,14 @@ class Board(_core.Board):
         keeps all; None: the defaults of search.h); `cache`: the shared evaluation cache (off by
         default; the same results either way); `full_depth`: value the one play that the filters
         leave alone at the full depth too (by default the search stops there, as gnubg does: that
-        play is the answer, valued at the depth where it was left alone, its `plies`). Releases the
-        GIL; a time or node limit returns the deepest completed iteration."""
+        play is the answer, valued at the depth where it was left alone, its `plies`); `prune`: the
+        plays per inner node valued by the evaluator where it has a pruning net (0: all; search.h,
+        "Pruning"). Releases the GIL; a time or node limit returns the deepest completed iteration."""
         plies, threads, time_limit, node_limit = search_args(plies, threads, time_limit, node_limit)
         plays, done, nodes, interrupted = self._analyze(
             dice, plies, filters_arg(filters), threads, time_limit, node_limit, evaluator_arg(evaluator),
-            narrowing_arg(narrowing), require_bool("cache", cache), require_bool("full_depth", full_depth)
+            narrowing_arg(narrowing), require_bool("cache", cache), require_bool("full_depth", full_depth),
+            prune_arg(prune)
         )
         return Analysis(
             [AnalyzedPlay(p, Probabilities(*pr), eq, d) for p, pr, eq, d in plays], done, nodes, interrupted

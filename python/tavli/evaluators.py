@@ -24,8 +24,9 @@ CoreEvaluator = Union[_core.NeuralEvaluator, _core.NetSuite, _core.ClassNetEvalu
 def evaluator_arg(evaluator: Any) -> CoreEvaluator:
     """The core evaluator for a search's leaves or a player: None or "nets" (the default: the
     shipped nets, tavli.nn.default_evaluator(), the heuristic for games without one), "heuristic"
-    (the hand-written evaluator; None to the core) or a tavli.nn.Net (passed as a snapshot:
-    changing the net later does not touch a running search)."""
+    (the hand-written evaluator; None to the core), a tavli.nn.Net (passed as a snapshot:
+    changing the net later does not touch a running search), ClassNets, RaceDb, or a
+    tavli._core.NetSuite as it is."""
     if evaluator is None or (isinstance(evaluator, str) and evaluator == "nets"):
         return default_evaluator()
     if isinstance(evaluator, str) and evaluator == "heuristic":
@@ -35,8 +36,10 @@ def evaluator_arg(evaluator: Any) -> CoreEvaluator:
 
     if isinstance(evaluator, (Net, ClassNets, RaceDb)):
         return evaluator._evaluator()
-    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic', a tavli.nn.Net, ClassNets or RaceDb, "
-                     f"got {evaluator!r}")
+    if isinstance(evaluator, _core.NetSuite):  # a suite built by hand (e.g. with another pruning net)
+        return evaluator
+    raise ValueError(f"evaluator: expected None or 'nets' (the shipped nets), 'heuristic', a tavli.nn.Net, ClassNets, "
+                     f"RaceDb or a tavli._core.NetSuite, got {evaluator!r}")
 
 
 def filters_arg(filters: Any) -> list[tuple[int, int, float]]:
@@ -71,6 +74,12 @@ def _filter_triples(value: Any, name: str, lowest_accept: int) -> list[tuple[int
     if len(out) > 64:
         raise ValueError(f"{name}: at most 64 levels")
     return out
+
+
+def prune_arg(prune: Any) -> int:
+    """The plays a pruned node values by the evaluator (search.h, "Pruning"): 0 (no pruning) ..
+    the core's MAX_PRUNE."""
+    return int_arg("prune", prune, 0, _core.MAX_PRUNE)
 
 
 def search_args(plies: Any, threads: Any, time_limit: Any, node_limit: Any,

@@ -19,6 +19,10 @@ inline Probabilities mover_value(const PlyResult& step) {
 void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
                  Probabilities* out);
 
+// The same for the plays list[which[0]], .., list[which[n - 1]] only: their values in out[0 .. n).
+void play_values(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list,
+                 const int* which, int n, Probabilities* out);
+
 // The index in `list` of the play that play_values values best for the mover, by equity. Ties go
 // to the first such play.
 int best_play(const Evaluator& ev, const Position& pos, const Rules& rules, const MoveList& list);

@@ -65,6 +65,10 @@ class Evaluator {
   // Why this evaluator cannot value the rules' game, or empty when it can (a single net serves its
   // family only; the heuristic and a suite serve every game). For checks before a long call.
   virtual std::string refusal(const Rules&) const { return {}; }
+  // A much cheaper evaluator that ranks the plays of a roll roughly as this one does (a pruning
+  // net), for a search to pick the few plays worth this one's evaluation at its inner nodes
+  // (search.h, "Pruning"); null when there is none for the rules' game. Lives as long as this.
+  virtual const Evaluator* pruner(const Rules&) const { return nullptr; }
 };
 
 // Hand-written evaluators per family of games: a race formula once no checker can meet an

@@ -28,6 +28,9 @@ class NetSuite final : public Evaluator {
   void assign(Variant v, std::shared_ptr<const NeuralNet> net);
   // Serves `v` with a net per position class (class_net.h), instead of a single net.
   void assign(Variant v, std::shared_ptr<const ClassNetEvaluator> nets);
+  // Gives `v` a pruning net (Evaluator::pruner) for the net or class nets that serve it; throws
+  // std::invalid_argument when the net's family is not v's. Kept when v's evaluator is reassigned.
+  void assign_pruner(Variant v, std::shared_ptr<const NeuralNet> net);
 
   std::string name() const override { return "nets"; }
   void evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const override;
@@ -37,10 +40,13 @@ class NetSuite final : public Evaluator {
   // The class nets serving `v`, or nullptr.
   const ClassNetEvaluator* classes_for(Variant v) const { return classes_[static_cast<std::size_t>(v)].get(); }
   bool serves(Variant v) const { return net_for(v) || classes_for(v); }
+  // The pruning net of the rules' game, when a net serves it (the heuristic has none).
+  const Evaluator* pruner(const Rules& rules) const override;
 
  private:
   std::array<std::shared_ptr<const NeuralEvaluator>, kVariants> nets_{};
   std::array<std::shared_ptr<const ClassNetEvaluator>, kVariants> classes_{};
+  std::array<std::shared_ptr<const NeuralEvaluator>, kVariants> pruners_{};
 };
 
 }  // namespace tavli

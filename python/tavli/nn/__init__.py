@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..board import Board
     from ..results import Analysis, Evaluation
 
-__all__ = ["Net", "family", "shipped", "shipped_manifest", "serving_entry", "default_evaluator"]
+__all__ = ["Net", "family", "shipped", "shipped_pruner", "shipped_manifest", "serving_entry", "default_evaluator"]
 
 
 def family(variant: str) -> str:
@@ -78,6 +78,22 @@ def shipped(variant_or_family: str) -> "Net | None":
     return None if net is None else net.copy()
 
 
+@functools.lru_cache(maxsize=None)
+def _load_pruner(name: str) -> "Net | None":
+    pruner = shipped_manifest().get(name, {}).get("pruner")
+    if pruner is None:
+        return None
+    with resources.as_file(resources.files("tavli") / "nets" / pruner["file"]) as path:
+        return Net.load(path)
+
+
+def shipped_pruner(name: str) -> "Net | None":
+    """A copy of the pruning net of a manifest entry (its "pruner": a small net that ranks plays
+    for the search, cpp/include/tavli/search.h "Pruning"; tavli.pruning trains it), None if it has none."""
+    net = _load_pruner(name)
+    return None if net is None else net.copy()
+
+
 @functools.lru_cache(maxsize=1)
 def default_evaluator() -> _core.NetSuite:
     """The evaluator behind analyze, evaluate and the simulation players by default: a core
@@ -93,6 +109,9 @@ def default_evaluator() -> _core.NetSuite:
             net = _load_shipped(name)
             assert net is not None  # the entry is in the manifest
             suite.assign(entry["variants"], net._net)
+        pruner = _load_pruner(name)
+        if pruner is not None:
+            suite.assign_pruner(entry["variants"], pruner._net)
     return suite
 
 

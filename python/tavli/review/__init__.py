@@ -211,10 +211,11 @@ def _best_equity(board: Board, dice: tuple[int, int], plies: int, threads: int, 
 
 def _average_roll(board: Board, plies: int, threads: int, evaluator: Any, opening: bool) -> float:
     """The mean over the rolls of the best play's equity (at `plies`). The 36 rolls: one
-    evaluation one ply deeper (Board.evaluate at n + 1 is that average by definition, search.h);
+    evaluation one ply deeper (Board.evaluate at n + 1 is that average by definition, search.h,
+    when its rolls' choices are not pruned: an analysis never prunes its root's);
     a first play with the opening roll: the 30 non-doubles, one by one."""
     if not opening:
-        return board.evaluate(plies + 1, threads=threads, evaluator=evaluator).equity
+        return board.evaluate(plies + 1, threads=threads, evaluator=evaluator, prune=0).equity
     rolls = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
     return sum(_best_equity(board, r, plies, threads, evaluator) for r in rolls) / len(rolls)
 
