@@ -182,3 +182,17 @@ def test_pruning_pipeline_resumes_to_the_same_net(tmp_path):
     a, b = Net.load(tmp_path / "a.tnet"), Net.load(tmp_path / "b.tnet")
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
     assert json.loads(a.metadata)["epoch"] == 2
+
+
+def test_evaluate_batch_prunes_as_evaluate_does():
+    boards = [a_middle_game(), tavli.Board("backgammon")]
+    rows = np.stack([b.to_array() for b in boards])
+    for prune in (0, 2, _core.DEFAULT_PRUNE):
+        got = tavli.evaluate_batch(rows, "backgammon", plies=2, prune=prune)
+        for b, row in zip(boards, got):
+            e = b.evaluate(2, prune=prune)
+            assert row.tolist() == pytest.approx(list(e.probabilities) + [e.equity], abs=1e-6), prune
+    assert tavli.evaluate_batch(rows, "backgammon", plies=2, prune=0)[0, 7] != \
+        tavli.evaluate_batch(rows, "backgammon", plies=2, prune=1)[0, 7]
+    with pytest.raises(ValueError, match="prune"):
+        tavli.evaluate_batch(rows, "backgammon", plies=1, prune=-1)

@@ -40,7 +40,7 @@ void bind_batch(py::module_& m) {
         });
 
   m.def("_evaluate_batch", [](const std::string& variant, const OptionList& options, const RowsIn& rows, int plies,
-                              int threads, py::object evaluator, double time_limit) {
+                              int threads, py::object evaluator, double time_limit, int prune) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     std::shared_ptr<const Evaluator> keep;
     const Evaluator& ev = evaluator_arg(evaluator, rules, keep);
@@ -48,9 +48,10 @@ void bind_batch(py::module_& m) {
     const auto n = static_cast<std::int64_t>(positions.size());
     py::array_t<float> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(kEvalColumns)});
     float* o = out.mutable_data();
-    run_stoppable(time_limit, [&] { batch_evaluate(rules, positions.data(), n, plies, threads, ev, o); });
+    run_stoppable(time_limit, [&] { batch_evaluate(rules, positions.data(), n, plies, threads, ev, o, prune); });
     return out;
-  });
+  }, py::arg("variant"), py::arg("options"), py::arg("rows"), py::arg("plies"), py::arg("threads"), py::arg("evaluator"),
+     py::arg("time_limit"), py::arg("prune") = kDefaultPrune);
 
   m.def("_encode", [](const std::string& variant, const OptionList& options, const RowsIn& rows, py::object dice_obj,
                       const std::string& encoding, py::object out_obj) {

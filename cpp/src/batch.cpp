@@ -288,12 +288,14 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
 }
 
 void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads,
-                    const Evaluator& ev, float* out) {
+                    const Evaluator& ev, float* out, int prune) {
   if (plies < 0 || plies > kMaxBatchPlies)
     throw std::invalid_argument("plies must be 0.." + std::to_string(kMaxBatchPlies) + " for batch evaluation");
   check_threads(threads);
+  if (prune < 0 || prune > kMaxPrune) throw std::invalid_argument("prune must be 0.." + std::to_string(kMaxPrune));
   SearchOptions opt;
   opt.plies = plies;
+  opt.prune = prune;
   parallel_ranges(n, std::max(1, threads), [&](std::int64_t b, std::int64_t e, int) {
     for (std::int64_t i = b; i < e; ++i) {
       check_stop();

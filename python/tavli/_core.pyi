@@ -210,7 +210,7 @@ def _generate_all(
 ) -> int: ...
 def _evaluate_batch(
     variant: str, options: list[tuple[str, str]], rows: npt.NDArray[np.uint8], plies: int, threads: int,
-    evaluator: _Evaluator, time_limit: float,
+    evaluator: _Evaluator, time_limit: float, prune: int = ...,
 ) -> npt.NDArray[np.float32]: ...
 _PlayerArg = tuple[str, int, list[tuple[int, int, float]], _Evaluator]
 # tavli.cube_sim: (jacoby, beavers, max_cube, handles White, handles Black, table or None, match state)

@@ -57,12 +57,13 @@ BatchResult batch_legal_plays(const Rules& rules, const std::uint8_t* rows, cons
 
 // Values of many positions (side to move, before the roll) `plies` deep with the evaluator `ev`
 // (shared by the threads): out[kEvalColumns * i + k] = win, win_double, win_triple, lose_double, lose_triple, draw,
-// margin, equity. plies 0..kMaxBatchPlies, threads 1..kMaxThreads (parallel.h); std::invalid_argument
+// margin, equity. plies 0..kMaxBatchPlies, threads 1..kMaxThreads (parallel.h), prune as search.h's
+// SearchOptions::prune (its kDefaultPrune is what evaluate() does by default); std::invalid_argument
 // otherwise.
 constexpr int kEvalColumns = 8;
 constexpr int kMaxBatchPlies = 8;
 void batch_evaluate(const Rules& rules, const Position* positions, std::int64_t n, int plies, int threads,
-                    const Evaluator& ev, float* out);
+                    const Evaluator& ev, float* out, int prune);
 
 // Seeded random self-play (uniform over the distinct plays): `n` (position, roll) pairs as they
 // occur in consecutive games, restarting a game when one ends. Rows and rolls are appended.

@@ -12,7 +12,7 @@ from .. import _core
 from .._base.args import as_int_array, int_arg, require_bool
 from .._base.deadline import time_limit_arg
 from .._base.options import to_pairs
-from ..evaluators import evaluator_arg
+from ..evaluators import evaluator_arg, prune_arg
 
 
 def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
@@ -78,20 +78,21 @@ def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, *, ti
 
 
 def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1,
-                   evaluator: Any = None, time_limit: float | None = None,
+                   evaluator: Any = None, time_limit: float | None = None, prune: int = _core.DEFAULT_PRUNE,
                    **options: Any) -> npt.NDArray[np.float32]:
     """Values of many positions (side to move, before the roll), `plies` deep, in C++ threads: a
     float32 array (N, 8) of win, win_double, win_triple, lose_double, lose_triple, draw, margin
     (Tawla 31's expected extra points, else 0), equity. `evaluator`: None (the shipped net of the
-    game, else the heuristic), "heuristic" or a tavli.nn.Net. `time_limit` (seconds, None: none)
-    passed: TimeoutError (no partial result); Ctrl-C: KeyboardInterrupt."""
+    game, else the heuristic), "heuristic" or a tavli.nn.Net. `prune`: as Board.evaluate's (the
+    plays per inner node valued by the evaluator where it has a pruning net; 0: all). `time_limit`
+    (seconds, None: none) passed: TimeoutError (no partial result); Ctrl-C: KeyboardInterrupt."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
     plies = int_arg("plies", plies, 0, _core.MAX_BATCH_PLIES)  # the core's bound (batch.h)
     threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator),
-                                 time_limit_arg(time_limit))
+                                 time_limit_arg(time_limit), prune_arg(prune))
 
 
 def encode(
