@@ -1,32 +1,37 @@
 #include "tavli/net_suite.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace tavli {
+namespace {
+
+// Throws std::invalid_argument unless `what` is given and of v's family; `kind` names it ("net"),
+// `phrase` with its article ("a net").
+template <class T>
+void check_serves(const T& what, const char* kind, const char* phrase, Variant v) {
+  if (!what) throw std::invalid_argument(std::string("net suite: no ") + kind);
+  if (what->family() != net_family(v))
+    throw std::invalid_argument(std::string("net suite: ") + phrase + " of family '" + what->family() +
+                                "' cannot serve " + variant_info(v).name + " (family '" + net_family(v) + "')");
+}
+
+}  // namespace
 
 void NetSuite::assign(Variant v, std::shared_ptr<const NeuralNet> net) {
-  if (!net) throw std::invalid_argument("net suite: no net");
-  if (net->family() != net_family(v))
-    throw std::invalid_argument("net suite: a net of family '" + net->family() + "' cannot serve " +
-                                variant_info(v).name + " (family '" + net_family(v) + "')");
+  check_serves(net, "net", "a net", v);
   nets_[static_cast<std::size_t>(v)] = std::make_shared<const NeuralEvaluator>(std::move(net));
   classes_[static_cast<std::size_t>(v)] = nullptr;
 }
 
 void NetSuite::assign(Variant v, std::shared_ptr<const ClassNetEvaluator> nets) {
-  if (!nets) throw std::invalid_argument("net suite: no class nets");
-  if (nets->family() != net_family(v))
-    throw std::invalid_argument("net suite: class nets of family '" + nets->family() + "' cannot serve " +
-                                variant_info(v).name + " (family '" + net_family(v) + "')");
+  check_serves(nets, "class nets", "class nets", v);
   classes_[static_cast<std::size_t>(v)] = std::move(nets);
   nets_[static_cast<std::size_t>(v)] = nullptr;
 }
 
 void NetSuite::assign_pruner(Variant v, std::shared_ptr<const NeuralNet> net) {
-  if (!net) throw std::invalid_argument("net suite: no pruning net");
-  if (net->family() != net_family(v))
-    throw std::invalid_argument("net suite: a pruning net of family '" + net->family() + "' cannot serve " +
-                                variant_info(v).name + " (family '" + net_family(v) + "')");
+  check_serves(net, "pruning net", "a pruning net", v);
   pruners_[static_cast<std::size_t>(v)] = std::make_shared<const NeuralEvaluator>(std::move(net));
 }
 
