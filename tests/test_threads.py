@@ -68,3 +68,47 @@ def test_threaded_bulk_calls_match_serial():
     with ThreadPoolExecutor(max_workers=3) as pool:
         for e in pool.map(lambda _: tavli.encode(rows, "plakoto"), range(3)):
             assert np.array_equal(e, enc)
+
+
+def _threaded_analysis() -> list:
+    b = tavli.Board("backgammon")
+    return [(str(x.play), round(x.equity, 6)) for x in b.analyze((6, 5), plies=2, threads=2)]
+
+
+def _in_child(queue) -> None:
+    queue.put(_threaded_analysis())
+
+
+def test_worker_threads_after_fork():
+    """The core keeps its worker threads between calls (thread_pool.h); a forked child has none of
+    the parent's, so its threaded calls must start their own rather than wait for workers that do
+    not exist there (a hang), and give the parent's results."""
+    import multiprocessing as mp
+
+    expected = _threaded_analysis()  # the parent's pool now has idle workers
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_in_child, args=(queue,))
+    child.start()
+    try:
+        got = queue.get(timeout=60)
+        child.join(60)
+    finally:
+        if child.is_alive():
+            child.kill()
+    assert child.exitcode == 0
+    assert got == expected == _threaded_analysis()
+
+
+def test_nested_and_repeated_threaded_calls_from_python_threads():
+    """Many short threaded calls from several Python threads at once share the pool's workers (a
+    call that finds none idle starts one): all finish with the serial results."""
+    b = tavli.Board("backgammon")
+    serial = [round(b.analyze(d, plies=1, threads=1).best.equity, 6) for d in [(6, 5), (3, 1), (4, 4)]]
+
+    def calls(_):
+        return [round(b.analyze(d, plies=1, threads=3).best.equity, 6) for d in [(6, 5), (3, 1), (4, 4)]]
+
+    with ThreadPoolExecutor(4) as ex:
+        results = list(ex.map(calls, range(40)))
+    assert all(r == serial for r in results)

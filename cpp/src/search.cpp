@@ -321,8 +321,8 @@ class Searcher {
 };
 
 // The searchers of one search, one per worker, leased from the calling thread (scratch.h: kept
-// between calls, so that a search allocates nothing once warm); the workers' threads are new for
-// each call, their searchers are not.
+// between calls, so that a search allocates nothing once warm); the workers are the pool's
+// (thread_pool.h), whichever are idle, so a searcher goes with its worker index, not a thread.
 struct Searchers {
   Scratch<std::vector<std::unique_ptr<Searcher>>> lease;
   std::vector<Searcher*> use;

@@ -13,10 +13,9 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "tavli/interrupt.h"
+#include "tavli/thread_pool.h"
 
 namespace tavli {
 
@@ -28,7 +27,8 @@ inline void check_threads(int threads) {
     throw std::invalid_argument("threads must be 1.." + std::to_string(kMaxThreads));
 }
 
-// fn(worker) on `t` workers (the calling thread alone when t == 1).
+// fn(worker) on `t` workers: the calling thread is worker 0, the pool's threads (thread_pool.h) the
+// others; the calling thread alone when t == 1.
 template <class Fn>
 void run_on_threads(int t, Fn fn) {
   if (t <= 1) {
@@ -55,14 +55,22 @@ void run_on_threads(int t, Fn fn) {
       fail(std::current_exception());
     }
   };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < t; ++w)
-    pool.emplace_back([&, w] {
-      work(w);
+  // Workers 1..t-1 on the pool's threads (thread_pool.h); a worker that cannot be started
+  // leaves its share and those after it undone, so the call stops and says why.
+  for (int w = 1; w < t; ++w) {
+    try {
+      run_on_worker([&work, w] { work(w); }, [&] {
+        std::lock_guard<std::mutex> lock(m);
+        if (--running == 0) finished.notify_one();
+      });
+    } catch (...) {
+      fail(std::current_exception());
       std::lock_guard<std::mutex> lock(m);
-      if (--running == 0) finished.notify_one();
-    });
-  work(0);
+      running -= t - w;
+      break;
+    }
+  }
+  if (!first_error) work(0);
   {
     std::unique_lock<std::mutex> lock(m);
     while (!finished.wait_for(lock, StopToken::kPollInterval, [&] { return running == 0; })) {
@@ -76,7 +84,6 @@ void run_on_threads(int t, Fn fn) {
       lock.lock();
     }
   }
-  for (auto& th : pool) th.join();
   if (first_error) std::rethrow_exception(first_error);
 }
 
