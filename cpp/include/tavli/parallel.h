@@ -57,6 +57,7 @@ void run_on_threads(int t, Fn fn) {
   };
   // Workers 1..t-1 on the pool's threads (thread_pool.h); a worker that cannot be started
   // leaves its share and those after it undone, so the call stops and says why.
+  bool started = true;
   for (int w = 1; w < t; ++w) {
     try {
       run_on_worker([&work, w] { work(w); }, [&] {
@@ -67,10 +68,11 @@ void run_on_threads(int t, Fn fn) {
       fail(std::current_exception());
       std::lock_guard<std::mutex> lock(m);
       running -= t - w;
+      started = false;
       break;
     }
   }
-  if (!first_error) work(0);
+  if (started) work(0);
   {
     std::unique_lock<std::mutex> lock(m);
     while (!finished.wait_for(lock, StopToken::kPollInterval, [&] { return running == 0; })) {
