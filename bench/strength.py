@@ -2,7 +2,7 @@
 search against 0-ply, and backgammon's net against GNU Backgammon's evaluator.
 
     python bench/strength.py nets      [--games 2000] [--deep-games 200] [--variants ...]
-    python bench/strength.py gnubg     [--games 2000]
+    python bench/strength.py gnubg     [--games 2000] [--plies 0]
     python bench/strength.py heuristic [--games 1000] [--deep-games 300]
     python bench/strength.py classes   [--games 2000] --race R.tnet [--contact C.tnet] [--crashed X.tnet]
     python bench/strength.py racedb    [--games 2000] [--points 8]
@@ -18,7 +18,8 @@ all points scored (cubeless: singles, doubles, triples as each game scores them)
   >= 75% of games), and the net at 2-ply against the net at 0-ply. The manifest
   (python/tavli/nets/manifest.json) lets a net serve the games where it beats the heuristic.
 - gnubg: backgammon, the shipped net at 0-ply against GNU Backgammon 0-ply (PyPI gnubg-nn,
-  best_move), cubeless (target >= 45% of points). Needs `pip install gnubg-nn`.
+  best_move), cubeless (target >= 45% of points); --plies N plays both at N plies (tavli with its
+  default move filters, gnubg-nn with its own). Needs `pip install gnubg-nn`.
 - heuristic: the heuristic at 0-ply against random play, and 1-ply against 0-ply.
 - classes: backgammon, class nets (tavli.classnets: --contact, --race, --crashed weight files, the
   contact net the shipped one by default) at 0-ply against the shipped net; `gnubg` takes the same
@@ -133,21 +134,22 @@ def _gnubg_board(row) -> list[list[int]]:
     return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
 
 
-def gnubg_game(gnubg: Any, net: tavli.nn.Net, net_seat: int, dice: Sequence[tuple[int, int]]) -> int:
-    """One cubeless backgammon game, the net in `net_seat` (0 moves first), both at 0-ply, the
-    rolls taken in order from `dice` (the first one is the opening roll, non-double). Returns the
-    net's signed points."""
+def gnubg_game(gnubg: Any, net: tavli.nn.Net, net_seat: int, dice: Sequence[tuple[int, int]],
+               plies: int = 0) -> int:
+    """One cubeless backgammon game, the net in `net_seat` (0 moves first), both searching `plies`
+    plies (tavli with its default move filters, gnubg-nn with its own), the rolls taken in order
+    from `dice` (the first one is the opening roll, non-double). Returns the net's signed points."""
     board = tavli.Board("backgammon")
     for turn, (d1, d2) in enumerate(dice):
         if board.is_game_over():
             break
         plays = board.legal_plays((d1, d2))
         if turn % 2 == net_seat:
-            play = board.analyze((d1, d2), plies=0, evaluator=net).best.play if len(plays) > 1 else plays[0]
+            play = board.analyze((d1, d2), plies=plies, evaluator=net).best.play if len(plays) > 1 else plays[0]
         elif len(plays) == 1:
             play = plays[0]
         else:
-            _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, b=1)
+            _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, n=plies, b=1)
             play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key), None)
             if play is None:
                 raise RuntimeError(f"gnubg's play {key} is not among tavli's plays (position {board.id()})")
@@ -193,29 +195,48 @@ def run_racedb(args: argparse.Namespace) -> None:
     print(line("backgammon", f"racedb:{args.points} v shipped", r, time.perf_counter() - t0), flush=True)
 
 
-def run_gnubg(args: argparse.Namespace) -> None:
+_GNUBG_PLAYER: Any = None  # (net, plies) for the worker processes of run_gnubg (inherited by fork)
+
+
+def _gnubg_pair(k_seed: tuple[int, int]) -> tuple[int, int]:
+    """Mirrored pair k: the net first, then gnubg first, on the dice seeded by (seed, k)."""
     import gnubg_nn as gnubg
 
+    k, seed = k_seed
+    net, plies = _GNUBG_PLAYER
+    rng = np.random.default_rng([seed, k])
+    opening = rng.integers(1, 7, size=2)
+    while opening[0] == opening[1]:
+        opening = rng.integers(1, 7, size=2)
+    dice = [(int(opening[0]), int(opening[1]))] + [tuple(int(x) for x in rng.integers(1, 7, size=2))
+                                                   for _ in range(600)]
+    return gnubg_game(gnubg, net, 0, dice, plies), gnubg_game(gnubg, net, 1, dice, plies)
+
+
+def run_gnubg(args: argparse.Namespace) -> None:
+    """Backgammon against gnubg-nn at --plies plies each, the pairs spread over --threads worker
+    processes (each pair's dice depend on (seed, k) alone, so the result does not depend on them)."""
+    import multiprocessing
+
+    global _GNUBG_PLAYER
     net = _class_nets(args) or tavli.nn.shipped("backgammon")
     if net is None:
         raise SystemExit("no shipped backgammon net")
+    _GNUBG_PLAYER = (net, args.plies)
     pairs = max(1, args.games // 2)
     first, second = np.zeros(pairs, np.int64), np.zeros(pairs, np.int64)
     t0 = time.perf_counter()
-    for k in range(pairs):
-        rng = np.random.default_rng([args.seed, k])
-        opening = rng.integers(1, 7, size=2)
-        while opening[0] == opening[1]:
-            opening = rng.integers(1, 7, size=2)
-        dice = [(int(opening[0]), int(opening[1]))] + [tuple(int(x) for x in rng.integers(1, 7, size=2))
-                                                       for _ in range(600)]
-        first[k] = gnubg_game(gnubg, net, 0, dice)
-        second[k] = gnubg_game(gnubg, net, 1, dice)
-        if args.progress and (k + 1) % 100 == 0:
-            print(f"  {2 * (k + 1)} games, net ppg so far {(first[:k + 1] + second[:k + 1]).mean() / 2:+.3f}", flush=True)
+    jobs = [(k, args.seed) for k in range(pairs)]
+    with multiprocessing.get_context("fork").Pool(max(1, args.threads)) as pool:
+        for k, (a, b) in enumerate(pool.imap(_gnubg_pair, jobs)):
+            first[k], second[k] = a, b
+            if args.progress and (k + 1) % 50 == 0:
+                g1, g2 = first[:k + 1], second[:k + 1]
+                print(line("backgammon", "  so far", summarize(g1, g2, g1 > 0, g2 > 0, g1 != 0, g2 != 0),
+                           time.perf_counter() - t0), flush=True)
     r = summarize(first, second, first > 0, second > 0, first != 0, second != 0)
     print(HEADER)
-    print(line("backgammon", "net 0-ply v gnubg 0-ply", r, time.perf_counter() - t0))
+    print(line("backgammon", f"net {args.plies}-ply v gnubg {args.plies}-ply", r, time.perf_counter() - t0))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -230,6 +251,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--contact", help="gnubg, classes: class nets (tavli.classnets) with this contact net")
     ap.add_argument("--race", help="gnubg, classes: ... and this race net")
     ap.add_argument("--crashed", help="gnubg, classes: ... and this crashed net")
+    ap.add_argument("--plies", type=int, default=0, help="gnubg: both sides' search depth")
     ap.add_argument("--points", type=int, default=8, help="racedb: the race database's points")
     args = ap.parse_args(argv)
     {"nets": run_nets, "gnubg": run_gnubg, "heuristic": run_heuristic, "classes": run_classes,
