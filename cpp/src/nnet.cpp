@@ -746,34 +746,41 @@ void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& ru
   if (!supports(rules)) throw std::invalid_argument(refusal(rules));
   // Sparse inputs (encode_sparse): no dense vector is written or scanned, and each row's forward
   // pass reads only its own units' weights; the outputs are those of net_encode + forward_batch.
+  // Blocks of kBlock positions keep the scratch in the L1/L2 caches whatever n is (encoding a
+  // whole bulk call first and then running the net over it streamed ~6 bytes per input unit
+  // through memory: 1.27 instead of 2.1 M positions/s on 54,000 rows).
+  constexpr int kBlock = 64;
   const int I = net_->inputs();
   thread_local std::vector<std::uint16_t> index;
   thread_local std::vector<float> value, y;
   thread_local std::vector<int> start, which;
   // Grown, never shrunk: a resize that grows value-initialises (memsets) the new part, and a
   // search alternates calls of different sizes (its nodes, a pruning net's and the evaluator's).
-  const std::size_t need = static_cast<std::size_t>(n) * I + kSparseSlack;  // encode_sparse's scratch slots
+  const std::size_t need = static_cast<std::size_t>(std::min(n, kBlock)) * I + kSparseSlack;  // encode_sparse's scratch slots
   if (index.size() < need) index.resize(need);
   if (value.size() < need) value.resize(need);
-  start.assign(1, 0);
-  which.clear();
-  for (int i = 0; i < n; ++i) {
-    const Position& pos = positions[i];
-    if (is_bearoff_race(pos, rules)) {
-      const Probabilities p = bearoff_race(pos);
-      out[i] = consistent(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, rules);
-      continue;
+  if (y.size() < static_cast<std::size_t>(kBlock) * NeuralNet::kOutputs) y.resize(static_cast<std::size_t>(kBlock) * NeuralNet::kOutputs);
+  for (int b = 0; b < n; b += kBlock) {
+    const int e = std::min(n, b + kBlock);
+    start.assign(1, 0);
+    which.clear();
+    for (int i = b; i < e; ++i) {
+      const Position& pos = positions[i];
+      if (is_bearoff_race(pos, rules)) {
+        const Probabilities p = bearoff_race(pos);
+        out[i] = consistent(p.win, p.win_double, p.win_triple, p.lose_double, p.lose_triple, rules);
+        continue;
+      }
+      const int at = start.back();
+      start.push_back(at + encode_sparse(pos, kWhite, rules, encoding_, index.data() + at, value.data() + at));
+      which.push_back(i);
     }
-    const int at = start.back();
-    start.push_back(at + encode_sparse(pos, kWhite, rules, encoding_, index.data() + at, value.data() + at));
-    which.push_back(i);
-  }
-  const int m = static_cast<int>(which.size());
-  if (y.size() < static_cast<std::size_t>(m) * NeuralNet::kOutputs) y.resize(static_cast<std::size_t>(m) * NeuralNet::kOutputs);
-  net_->forward_sparse(index.data(), value.data(), start.data(), m, y.data());
-  for (int k = 0; k < m; ++k) {
-    const float* o = y.data() + static_cast<std::size_t>(k) * NeuralNet::kOutputs;
-    out[which[static_cast<std::size_t>(k)]] = consistent(o[0], o[1], o[2], o[3], o[4], rules);
+    const int m = static_cast<int>(which.size());
+    net_->forward_sparse(index.data(), value.data(), start.data(), m, y.data());
+    for (int k = 0; k < m; ++k) {
+      const float* o = y.data() + static_cast<std::size_t>(k) * NeuralNet::kOutputs;
+      out[which[static_cast<std::size_t>(k)]] = consistent(o[0], o[1], o[2], o[3], o[4], rules);
+    }
   }
 }
 

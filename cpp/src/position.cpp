@@ -1,22 +1,27 @@
 #include "tavli/position.h"
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 
 namespace tavli {
 
 void SideState::refresh() {
+  // Accumulated in locals: n is uint8_t, which may alias any member, so updating occ and hash in
+  // place made every iteration a load and a store (and a branch on n[r]).
   const HashKeys& k = kHashKeys;
-  occ = 0;
-  pad = 0;
-  hash = bar * k.point[24] + off * k.point[25];
+  std::uint32_t o = 0;
+  std::uint64_t h = bar * k.point[24] + off * k.point[25];
   for (int r = 0; r < 24; ++r) {
-    if (n[r]) occ |= bit(r);
-    hash += n[r] * k.point[r];
+    o |= static_cast<std::uint32_t>(n[r] != 0) << r;
+    h += n[r] * k.point[r];
   }
-  for (int r = 0; r < 24; ++r)
-    if (pinned & bit(r)) hash += k.pinned[r];
-  if (flags & kFirstTurn) hash += k.first_turn;
+  for (std::uint32_t m = pinned & kBoardMask; m; m &= m - 1) h += k.pinned[lowest_bit(m)];
+  if (flags & kFirstTurn) h += k.first_turn;
+  occ = o;
+  pad = 0;
+  hash = h;
 }
 
 Position Position::empty() {
@@ -74,25 +79,26 @@ void Position::to_row(std::uint8_t* row, Player to_move) const {
 }
 
 Position Position::from_row(const std::uint8_t* row, Player* to_move) {
+  // The checks are folded into one maximum per field so that the loops have no branches (bulk
+  // calls decode every row: this is a quarter of a 0-ply bulk evaluation's time otherwise).
+  std::uint8_t point_max = 0, reserved = 0;
+  for (int i = 0; i < 48; ++i) point_max = std::max(point_max, row[i]);
+  for (int i = 60; i < kRowBytes; ++i) reserved |= row[i];
+  if (point_max > kCheckers) throw std::invalid_argument("position row: more than 15 checkers on one point");
+  if (std::max({row[48], row[49], row[50], row[51]}) > kCheckers)
+    throw std::invalid_argument("position row: bar or off count above 15");
+  if (row[52] > 1) throw std::invalid_argument("position row: player to move must be 0 or 1");
+  if (row[53] & ~3u) throw std::invalid_argument("position row: unknown flag bits in byte 53");
+  if (reserved) throw std::invalid_argument("position row: reserved bytes 60..63 must be zero");
   Position p = empty();
   for (int s = 0; s < 2; ++s) {
     SideState& st = p.side[s];
-    for (int r = 0; r < 24; ++r) {
-      if (row[24 * s + r] > kCheckers)
-        throw std::invalid_argument("position row: more than 15 checkers on one point");
-      st.n[r] = row[24 * s + r];
-    }
-    if (row[48 + s] > kCheckers || row[50 + s] > kCheckers)
-      throw std::invalid_argument("position row: bar or off count above 15");
+    std::memcpy(st.n, row + 24 * s, 24);
     st.bar = row[48 + s];
     st.off = row[50 + s];
     st.flags = (row[53] >> s) & 1;
     st.pinned = row[54 + 3 * s] | (row[55 + 3 * s] << 8) | (static_cast<std::uint32_t>(row[56 + 3 * s]) << 16);
   }
-  if (row[52] > 1) throw std::invalid_argument("position row: player to move must be 0 or 1");
-  if (row[53] & ~3u) throw std::invalid_argument("position row: unknown flag bits in byte 53");
-  for (int i = 60; i < kRowBytes; ++i)
-    if (row[i]) throw std::invalid_argument("position row: reserved bytes 60..63 must be zero");
   if (to_move) *to_move = static_cast<Player>(row[52]);
   p.refresh();
   return p;
