@@ -286,3 +286,27 @@ def test_cli_resume_may_add_later_alpha_steps_only(tmp_path):
         assert tt.main(base + ["--games", "10", "--alpha-step", bad, "--out", str(tmp_path / "bad.tnet")]) == 2
     assert tt.main(base + ["--games", "10", "--alpha-step", "20:0.1", "--alpha-step", "10:0.1",
                            "--out", str(tmp_path / "bad.tnet")]) == 2
+
+
+def test_cli_init_starts_a_new_run_from_a_net(tmp_path):
+    """--init: games from 0 on the weights of a given net (e.g. one trained under another game's
+    rules of its family), the same weights as training a copy of it by hand."""
+    start = trained("hypergammon", 60, hidden=10, seed=4, **H2)
+    src = tmp_path / "start.tnet"
+    start.save(src)
+    out = tmp_path / "out.tnet"
+    assert tt.main(["--init", str(src), "--variant", "hypergammon", "--option", "checkers=3", "--alpha", "0.05",
+                    "--seed", "8", "--games", "40", "--chunk", "15", "--out", str(out)]) == 0
+    by_hand = start.copy()
+    tt.TdTrainer(by_hand, "hypergammon", alpha=0.05, seed=8, checkers=3).train(40)
+    got = nn.Net.load(out)
+    assert same_weights(got, by_hand) and not same_weights(got, start)
+    assert json.loads(got.metadata)["games"] == 40 and got.hidden == 10
+    # The net must serve the variant's family and agree with --hidden/--encoding; --init and
+    # --resume together are an error.
+    bad = tmp_path / "bad.tnet"
+    assert tt.main(["--init", str(src), "--variant", "fevga", "--games", "5", "--out", str(bad)]) == 2
+    assert tt.main(["--init", str(src), "--variant", "hypergammon", "--hidden", "11", "--games", "5",
+                    "--out", str(bad)]) == 2
+    assert tt.main(["--init", str(src), "--resume", str(out), "--games", "50", "--out", str(bad)]) == 2
+    assert not bad.exists()

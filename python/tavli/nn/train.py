@@ -285,6 +285,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-plies", type=int, help="plays after which a game is dropped (default 10000)")
     ap.add_argument("--out", required=True, help="the weight file (checkpoints and the result)")
     ap.add_argument("--resume", metavar="PATH", help="continue the run of this checkpoint")
+    ap.add_argument("--init", metavar="PATH",
+                    help="a new run (games from 0) that starts from this net's weights instead of random ones, "
+                         "e.g. a shipped net trained on under another game's rules of its family")
     ap.add_argument("--checkpoint-every", type=int, default=5000, metavar="N", help="games (0: only at the end)")
     ap.add_argument("--eval-every", type=int, default=0, metavar="N", help="games between evaluations (0: none)")
     ap.add_argument("--eval-games", type=int, default=400, help="games per opponent and evaluation (even)")
@@ -295,6 +298,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 DEFAULTS = {"hidden": 80, "alpha": 0.1, "lambda_": 0.7, "epsilon": 0.0, "seed": 1, "max_plies": 10_000}
+
+
+def _init_net(path: str, variant: str, hidden: int | None, encoding: str | None) -> Net:
+    """The starting net of --init: a copy of the net at `path`, which must serve `variant`'s family
+    and agree with --hidden and --encoding where they are given."""
+    net = Net.load(path).copy()
+    family = _core.net_family(variant)
+    if net.family != family:
+        raise ValueError(f"--init {path}: a {net.family} net cannot play {variant} (its family is {family})")
+    if hidden is not None and hidden != net.hidden:
+        raise ValueError(f"--hidden {hidden} differs from --init's {net.hidden}")
+    if encoding is not None and encoding != net.encoding:
+        raise ValueError(f"--encoding {encoding} differs from --init's {net.encoding}")
+    return net
 
 
 def _parse_step(text: str) -> tuple[int, float]:
@@ -344,6 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.eval_every and (args.eval_games < 2 or args.eval_games % 2):
             raise ValueError("--eval-games must be even and >= 2 (mirrored pairs)")
         steps = _alpha_steps(_parse_step(x) for x in args.alpha_step)
+        if args.resume and args.init:
+            raise ValueError("--init starts a new run and --resume continues one: give one of them")
         if args.resume:
             trainer = TdTrainer.resume(args.resume)
             meta = read_metadata(trainer.net, args.resume)
@@ -372,8 +391,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError("--variant is required (unless --resume)")
             s: dict[str, Any] = {k: (getattr(args, k) if getattr(args, k) is not None else d)
                                  for k, d in DEFAULTS.items()}
-            net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
-                      encoding=args.encoding)
+            if args.init:
+                net = _init_net(args.init, args.variant, args.hidden, args.encoding)
+            else:
+                net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
+                          encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],
                                 seed=s["seed"], max_plies=s["max_plies"], alpha_steps=steps, **options)
     except ValueError as e:
