@@ -310,3 +310,97 @@ def test_cli_init_starts_a_new_run_from_a_net(tmp_path):
                     "--out", str(bad)]) == 2
     assert tt.main(["--init", str(src), "--resume", str(out), "--games", "50", "--out", str(bad)]) == 2
     assert not bad.exists()
+
+
+# --- rounds of games on every core (train.h, "Rounds") -------------------------------------------
+
+def test_round_is_the_sum_of_its_games_changes():
+    """A round of B games from weights W ends at W + sum_g (W_g - W), W_g being game g trained
+    alone from W by the one-by-one trainer (same game index, so the same dice), the changes added
+    in game order in float32: computed here with numpy from B separate runs."""
+    start = nn.Net("backgammon", 12, seed=6)
+    B, first = 3, 6  # the second round of 3: games 6, 7, 8
+    alone = []
+    for g in range(first, first + B):
+        copy = start.copy()
+        tt.TdTrainer(copy, "hypergammon", seed=9, alpha=0.05, games_done=g, **H2).train(1)
+        alone.append(copy)
+    expected = []
+    for k, w0 in enumerate(weights(start)):
+        acc = w0.copy()
+        for c in alone:
+            acc += weights(c)[k] - w0
+        expected.append(acc)
+    net = start.copy()
+    t = tt.TdTrainer(net, "hypergammon", seed=9, alpha=0.05, games_done=first, batch_games=B, **H2)
+    st = t.train(B)
+    assert st["games"] == B and t.games == first + B
+    assert all(np.array_equal(a, b) for a, b in zip(weights(net), expected))
+    assert not same_weights(net, alone[-1])
+
+
+@pytest.mark.parametrize("variant, opts", [("hypergammon", H2), ("backgammon", {})])
+def test_rounds_do_not_depend_on_threads(variant, opts):
+    games = 48 if variant == "hypergammon" else 8
+    nets = []
+    for threads in (1, 2, 3):
+        net = nn.Net(nn.family(variant), 16, seed=2)
+        tt.TdTrainer(net, variant, seed=5, batch_games=4, threads=threads, **opts).train(games)
+        nets.append(net)
+    assert same_weights(nets[0], nets[1]) and same_weights(nets[0], nets[2])
+    one_by_one = trained(variant, games, seed=2, **opts)
+    assert not same_weights(nets[0], one_by_one)
+
+
+def test_batch_of_one_is_the_online_trainer():
+    a = trained("hypergammon", 120, batch_games=1, threads=3, **H2)
+    b = trained("hypergammon", 120, **H2)
+    assert same_weights(a, b)
+
+
+def test_rounds_learn_like_the_online_trainer():
+    """Rounds of 8 games on 2 threads learn about as much as the online trainer in 2,000 games (the
+    learning test above, both against random on the same 600 mirrored games)."""
+    scores = {}
+    before = tt.evaluate_vs(nn.Net("backgammon", 40, seed=1), "hypergammon", "random", 600, seed=101, **H2)
+    for batch in (1, 8):
+        net = nn.Net("backgammon", 40, seed=1)
+        tt.TdTrainer(net, "hypergammon", seed=1, alpha=0.1, lambda_=0.7, batch_games=batch, threads=2,
+                     **H2).train(2000)
+        scores[batch] = tt.evaluate_vs(net, "hypergammon", "random", 600, seed=101, **H2)["score"]
+    assert scores[8] > 0.6 and scores[8] > before["score"] + 0.06, (before, scores)
+    assert abs(scores[8] - scores[1]) < 0.07, scores
+
+
+def test_rounds_checkpoint_and_resume_exactly(tmp_path):
+    base = ["--variant", "hypergammon", "--option", "checkers=2", "--hidden", "12", "--alpha", "0.1",
+            "--seed", "5", "--batch-games", "6", "--alpha-step", "96:0.03"]
+    full, part = tmp_path / "full.tnet", tmp_path / "part.tnet"
+    assert tt.main(base + ["--games", "180", "--chunk", "36", "--checkpoint-every", "0", "--threads", "2",
+                           "--out", str(full)]) == 0
+    assert tt.main(base + ["--games", "60", "--chunk", "12", "--checkpoint-every", "30", "--out", str(part)]) == 0
+    meta = json.loads(nn.Net.load(part).metadata)
+    assert meta["batch_games"] == 6 and meta["games"] == 60
+    # Chunks and checkpoints that fall inside a round end with it: the same weights.
+    odd = tmp_path / "odd.tnet"
+    assert tt.main(base + ["--games", "60", "--chunk", "7", "--checkpoint-every", "25", "--out", str(odd)]) == 0
+    assert same_weights(nn.Net.load(odd), nn.Net.load(part))
+    assert tt.main(["--resume", str(part), "--games", "180", "--chunk", "18", "--threads", "3",
+                    "--out", str(part)]) == 0
+    assert same_weights(nn.Net.load(full), nn.Net.load(part))
+    # A run or a rate step that ends inside a round, or a different round size on resume: refused.
+    for bad in (["--games", "100"], ["--alpha-step", "50:0.1", "--games", "60"]):
+        assert tt.main(base + bad + ["--out", str(tmp_path / "bad.tnet")]) == 2
+    assert tt.main(["--resume", str(part), "--games", "240", "--batch-games", "4", "--out", str(part)]) == 2
+
+
+def test_batch_games_is_validated():
+    net = nn.Net("backgammon", 8, seed=1)
+    for bad in (0, -1, 4097, 1.5, True):
+        with pytest.raises(ValueError, match="batch_games"):
+            tt.TdTrainer(net, "hypergammon", batch_games=bad, **H2)
+    for bad in (0, 1025):
+        with pytest.raises(ValueError, match="threads"):
+            tt.TdTrainer(net, "hypergammon", threads=bad, **H2)
+    with pytest.raises(ValueError, match="multiple of 4"):
+        tt.TdTrainer(net, "hypergammon", batch_games=4, alpha_steps=[(10, 0.01)], **H2)

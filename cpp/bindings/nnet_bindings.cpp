@@ -15,6 +15,7 @@
 #include "tavli/class_net.h"
 #include "tavli/net_suite.h"
 #include "tavli/nnet.h"
+#include "tavli/parallel.h"
 #include "tavli/train.h"
 
 namespace py = pybind11;
@@ -201,21 +202,23 @@ void bind_nnet(py::module_& m) {
                                                     "TD(lambda) self-play training of a net (cpp/include/tavli/train.h).")
       .def(py::init([](std::shared_ptr<NeuralNet> net, const std::string& variant, const Options& options,
                        double alpha, double lambda, double epsilon, std::uint64_t seed, int max_plies,
-                       std::int64_t games_done) {
+                       std::int64_t games_done, int batch_games) {
              TdOptions o;
              o.alpha = alpha;
              o.lambda = lambda;
              o.epsilon = epsilon;
              o.seed = seed;
              o.max_plies = max_plies;
+             o.batch_games = batch_games;
              return std::make_shared<TdTrainer>(std::move(net), make_rules(variant_from_name(variant), options), o,
                                                 games_done);
            }),
            py::arg("net"), py::arg("variant"), py::arg("options") = Options{}, py::arg("alpha") = 0.1,
            py::arg("lambda_") = 0.7, py::arg("epsilon") = 0.0, py::arg("seed") = 1, py::arg("max_plies") = 10000,
-           py::arg("games_done") = 0, py::keep_alive<1, 2>())
-      .def("train", [](TdTrainer& t, std::int64_t n) {
+           py::arg("games_done") = 0, py::arg("batch_games") = 1, py::keep_alive<1, 2>())
+      .def("train", [](TdTrainer& t, std::int64_t n, int threads) {
         if (n < 0) throw std::invalid_argument("games must be >= 0");
+        check_threads(threads);
         bool interrupted = false;
         TdStats st;
         {
@@ -224,7 +227,7 @@ void bind_nnet(py::module_& m) {
             py::gil_scoped_acquire acquire;
             if (PyErr_CheckSignals() != 0) interrupted = true;
             return interrupted;
-          });
+          }, threads);
         }
         if (interrupted) throw py::error_already_set();
         py::dict d;
@@ -232,13 +235,16 @@ void bind_nnet(py::module_& m) {
         d["plies"] = st.plies;
         d["unfinished"] = st.unfinished;
         return d;
-      }, py::arg("games"), "Plays and learns from the next `games` games; returns {games, plies, unfinished}.")
+      }, py::arg("games"), py::arg("threads") = 1,
+         "Plays and learns from the next `games` games (on up to `threads` threads with batch_games > 1); "
+         "returns {games, plies, unfinished}.")
       .def_property_readonly("games", &TdTrainer::games, "Games played so far (the next game's index).")
       .def_property("alpha", [](const TdTrainer& t) { return t.options().alpha; }, &TdTrainer::set_alpha)
       .def_property_readonly("lambda_", [](const TdTrainer& t) { return t.options().lambda; })
       .def_property_readonly("epsilon", [](const TdTrainer& t) { return t.options().epsilon; })
       .def_property_readonly("seed", [](const TdTrainer& t) { return t.options().seed; })
       .def_property_readonly("max_plies", [](const TdTrainer& t) { return t.options().max_plies; })
+      .def_property_readonly("batch_games", [](const TdTrainer& t) { return t.options().batch_games; })
       .def("_td_step", [](TdTrainer& t, const FloatsIn& x, const FloatsIn& target, bool fresh) {
         if (x.ndim() != 1 || x.shape(0) != t.net().inputs())
           throw std::invalid_argument("x must have shape (" + std::to_string(t.net().inputs()) + ",)");

@@ -130,24 +130,38 @@ TdTrainer::TdTrainer(std::shared_ptr<NeuralNet> net, const Rules& rules, const T
   if (!(opt_.lambda >= 0 && opt_.lambda <= 1)) throw std::invalid_argument("lambda must be in [0, 1]");
   if (!(opt_.epsilon >= 0 && opt_.epsilon <= 1)) throw std::invalid_argument("epsilon must be in [0, 1]");
   if (opt_.max_plies < 1) throw std::invalid_argument("max_plies must be >= 1");
+  if (opt_.batch_games < 1 || opt_.batch_games > TdOptions::kMaxBatchGames)
+    throw std::invalid_argument("batch_games must be 1.." + std::to_string(TdOptions::kMaxBatchGames));
   if (games_done < 0) throw std::invalid_argument("games done must be >= 0");
   const std::size_t I = static_cast<std::size_t>(net_->inputs()), H = static_cast<std::size_t>(net_->hidden());
+  nweights_ = I * H + H + NeuralNet::kOutputs * H + NeuralNet::kOutputs;
+  make_workers(1);
+}
+
+void TdTrainer::make_workers(std::size_t n) {
+  const std::size_t I = static_cast<std::size_t>(net_->inputs()), H = static_cast<std::size_t>(net_->hidden());
   const std::size_t O = NeuralNet::kOutputs;
-  nweights_ = I * H + H + O * H + O;
-  trace_.assign(O * nweights_, 0.0f);
-  x_.resize(I);
-  hidden_.resize(H);
-  g_.resize(O * H);
-  dh_.resize(H);
-  zeros_.assign(std::max(H, O), 0.0f);
+  while (workers_.size() < n) {
+    auto w = std::make_unique<Worker>();
+    w->trace.assign(O * nweights_, 0.0f);
+    w->x.resize(I);
+    w->hidden.resize(H);
+    w->g.resize(O * H);
+    w->dh.resize(H);
+    w->zeros.assign(std::max(H, O), 0.0f);
+    workers_.push_back(std::move(w));
+  }
 }
 
 void TdTrainer::td_step(const float* x, const float* target, bool fresh, float* before) {
-  NeuralNet& n = *net_;
+  step(*net_, *workers_[0], x, target, fresh, before);
+}
+
+void TdTrainer::step(NeuralNet& n, Worker& wk, const float* x, const float* target, bool fresh, float* before) const {
   const std::size_t I = static_cast<std::size_t>(n.inputs()), H = static_cast<std::size_t>(n.hidden());
   constexpr int O = NeuralNet::kOutputs;
   float y[O], d[O], delta[O];
-  n.forward(x, y, hidden_.data());
+  n.forward(x, y, wk.hidden.data());
   if (before) std::copy(y, y + O, before);
   for (int o = 0; o < O; ++o) {
     d[o] = y[o] * (1.0f - y[o]);
@@ -156,26 +170,26 @@ void TdTrainer::td_step(const float* x, const float* target, bool fresh, float* 
   const float* w2 = n.w2();
   for (int o = 0; o < O; ++o)
     for (std::size_t k = 0; k < H; ++k) {
-      const float hk = hidden_[k];
-      g_[o * H + k] = d[o] * w2[o * H + k] * hk * (1.0f - hk);
+      const float hk = wk.hidden[k];
+      wk.g[o * H + k] = d[o] * w2[o * H + k] * hk * (1.0f - hk);
     }
-  if (fresh) std::fill(trace_.begin(), trace_.end(), 0.0f);
+  if (fresh) std::fill(wk.trace.begin(), wk.trace.end(), 0.0f);
   const float lam = fresh ? 0.0f : static_cast<float>(opt_.lambda);
   const float alpha = static_cast<float>(opt_.alpha);
   float* e[O];
-  for (int o = 0; o < O; ++o) e[o] = trace_.data() + o * nweights_;
+  for (int o = 0; o < O; ++o) e[o] = wk.trace.data() + o * nweights_;
   const float* G[O];
 
   // w1 (input-major rows) and b1: gradient x_i * g_o, and g_o.
-  for (int o = 0; o < O; ++o) G[o] = g_.data() + o * H;
+  for (int o = 0; o < O; ++o) G[o] = wk.g.data() + o * H;
   float* w1 = n.w1();
   for (std::size_t i = 0; i < I; ++i) fused_update(w1 + i * H, e, i * H, H, x[i], G, lam, alpha, delta);
   fused_update(n.b1(), e, I * H, H, 1.0f, G, lam, alpha, delta);
   // w2 row r: only output r depends on it, with gradient d_r * h.
   std::size_t off = I * H + H;
   for (int r = 0; r < O; ++r) {
-    for (std::size_t k = 0; k < H; ++k) dh_[k] = d[r] * hidden_[k];
-    for (int o = 0; o < O; ++o) G[o] = o == r ? dh_.data() : zeros_.data();
+    for (std::size_t k = 0; k < H; ++k) wk.dh[k] = d[r] * wk.hidden[k];
+    for (int o = 0; o < O; ++o) G[o] = o == r ? wk.dh.data() : wk.zeros.data();
     fused_update(n.w2() + r * H, e, off + r * H, H, 1.0f, G, lam, alpha, delta);
   }
   off += O * H;
@@ -188,29 +202,28 @@ void TdTrainer::td_step(const float* x, const float* target, bool fresh, float* 
   fused_update(n.b2(), e, off, O, 1.0f, G, lam, alpha, delta);
 }
 
-bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
-  NeuralNet& n = *net_;
+bool TdTrainer::play_game(NeuralNet& n, Worker& wk, std::uint64_t seed, std::int64_t& plies) const {
   const std::size_t I = static_cast<std::size_t>(n.inputs());
   constexpr int O = NeuralNet::kOutputs;
   Rng rng(seed);
   OpeningThrow opening = roll_opening(rules_, rng);
   Position pos = start_position(rules_);
-  net_encode(pos, rules_, encoding_, x_.data());
+  net_encode(pos, rules_, encoding_, wk.x.data());
   MoveGenerator& gen = thread_generator();
   bool fresh = true;
   for (int ply = 0; ply < opt_.max_plies; ++ply) {
     const Dice dice = opening.next_dice(rng);
-    gen.generate(pos, rules_, dice, list_);
-    const int m = list_.size();
-    batch_.resize(static_cast<std::size_t>(m));
-    bx_.resize(static_cast<std::size_t>(m) * I);
-    by_.resize(static_cast<std::size_t>(m) * O);
+    gen.generate(pos, rules_, dice, wk.list);
+    const int m = wk.list.size();
+    wk.batch.resize(static_cast<std::size_t>(m));
+    wk.bx.resize(static_cast<std::size_t>(m) * I);
+    wk.by.resize(static_cast<std::size_t>(m) * O);
     for (int i = 0; i < m; ++i) {
-      PlyResult& r = batch_[static_cast<std::size_t>(i)];
-      r = advance(pos, list_[i], rules_, kWhite);
-      net_encode(r.position, rules_, encoding_, bx_.data() + static_cast<std::size_t>(i) * I);
+      PlyResult& r = wk.batch[static_cast<std::size_t>(i)];
+      r = advance(pos, wk.list[i], rules_, kWhite);
+      net_encode(r.position, rules_, encoding_, wk.bx.data() + static_cast<std::size_t>(i) * I);
     }
-    n.forward_batch(bx_.data(), m, by_.data());
+    n.forward_batch(wk.bx.data(), m, wk.by.data());
 
     // The play: the best equity for the mover, or with probability epsilon a random one.
     int forced = -1, choice = 0;
@@ -224,12 +237,12 @@ bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
     for (int i = 0; i < m; ++i) {
       if (forced >= 0 && i != forced) continue;
       float eq;
-      const PlyResult& step = batch_[static_cast<std::size_t>(i)];
-      const bool term = step.outcome.has_value();
+      const PlyResult& st = wk.batch[static_cast<std::size_t>(i)];
+      const bool term = st.outcome.has_value();
       if (term) {
-        terminal_target(step, target, &eq);
+        terminal_target(st, target, &eq);
       } else {
-        invert5(by_.data() + static_cast<std::size_t>(i) * O, target);
+        invert5(wk.by.data() + static_cast<std::size_t>(i) * O, target);
         eq = equity5(target);
       }
       if (forced >= 0 || eq > best_eq) {
@@ -239,25 +252,84 @@ bool TdTrainer::play_game(std::uint64_t seed, TdStats& stats) {
         std::copy(target, target + O, best_target);
       }
     }
-    td_step(x_.data(), best_target, fresh);
+    step(n, wk, wk.x.data(), best_target, fresh, nullptr);
     fresh = false;
-    ++stats.plies;
+    ++plies;
     if (best_terminal) return true;
-    pos = batch_[static_cast<std::size_t>(choice)].position;
-    std::copy(bx_.data() + static_cast<std::size_t>(choice) * I, bx_.data() + static_cast<std::size_t>(choice + 1) * I,
-              x_.data());
+    pos = wk.batch[static_cast<std::size_t>(choice)].position;
+    std::copy(wk.bx.data() + static_cast<std::size_t>(choice) * I,
+              wk.bx.data() + static_cast<std::size_t>(choice + 1) * I, wk.x.data());
   }
   return false;
 }
 
-TdStats TdTrainer::train(std::int64_t n, const std::function<bool()>& stop) {
+void TdTrainer::play_round(int m, int threads, TdStats& stats) {
+  const int t = worker_count(m, threads);
+  make_workers(static_cast<std::size_t>(t));
+  if (copies_.size() < static_cast<std::size_t>(m)) copies_.resize(static_cast<std::size_t>(m), *net_);
+  std::vector<std::int64_t> plies(static_cast<std::size_t>(m), 0);
+  std::vector<char> finished(static_cast<std::size_t>(m), 0);
+  run_on_threads(t, [&](int w) {
+    for (int g = w; g < m; g += t) {
+      check_stop();
+      NeuralNet& copy = copies_[static_cast<std::size_t>(g)];
+      copy = *net_;
+      finished[static_cast<std::size_t>(g)] =
+          play_game(copy, *workers_[static_cast<std::size_t>(w)],
+                    Rng::derive(opt_.seed, static_cast<std::uint64_t>(games_ + g)), plies[static_cast<std::size_t>(g)]);
+    }
+  });
+  // W <- W + sum_g (W_g - W), in game order for every weight; weights split over the threads.
+  struct Layer {
+    float* w;
+    std::size_t len;
+    float* (NeuralNet::*of)();
+  };
+  const std::size_t I = static_cast<std::size_t>(net_->inputs()), H = static_cast<std::size_t>(net_->hidden());
+  const std::size_t O = NeuralNet::kOutputs;
+  const Layer layers[] = {{net_->w1(), I * H, &NeuralNet::w1}, {net_->b1(), H, &NeuralNet::b1},
+                          {net_->w2(), O * H, &NeuralNet::w2}, {net_->b2(), O, &NeuralNet::b2}};
+  for (const Layer& l : layers) {
+    parallel_ranges(static_cast<std::int64_t>(l.len), t, [&](std::int64_t begin, std::int64_t end, int) {
+      for (std::int64_t j = begin; j < end; ++j) {
+        const float w0 = l.w[j];
+        float acc = w0;
+        for (int g = 0; g < m; ++g) acc += (copies_[static_cast<std::size_t>(g)].*l.of)()[j] - w0;
+        l.w[j] = acc;
+      }
+    });
+  }
+  for (int g = 0; g < m; ++g) {
+    stats.plies += plies[static_cast<std::size_t>(g)];
+    if (!finished[static_cast<std::size_t>(g)]) ++stats.unfinished;
+  }
+  games_ += m;
+  stats.games += m;
+}
+
+TdStats TdTrainer::train(std::int64_t n, const std::function<bool()>& stop, int threads) {
   if (n < 0) throw std::invalid_argument("games must be >= 0");
+  check_threads(threads);
   TdStats stats;
-  for (std::int64_t k = 0; k < n; ++k) {
+  if (opt_.batch_games == 1) {
+    for (std::int64_t k = 0; k < n; ++k) {
+      if (stop && stop()) break;
+      std::int64_t plies = 0;
+      if (!play_game(*net_, *workers_[0], Rng::derive(opt_.seed, static_cast<std::uint64_t>(games_)), plies))
+        ++stats.unfinished;
+      stats.plies += plies;
+      ++games_;
+      ++stats.games;
+    }
+    return stats;
+  }
+  const std::int64_t B = opt_.batch_games;
+  for (std::int64_t k = 0; k < n;) {
     if (stop && stop()) break;
-    if (!play_game(Rng::derive(opt_.seed, static_cast<std::uint64_t>(games_)), stats)) ++stats.unfinished;
-    ++games_;
-    ++stats.games;
+    const std::int64_t round_end = (games_ / B + 1) * B;
+    const int m = static_cast<int>(std::min(round_end - games_, n - k));
+    play_round(m, threads, stats);
+    k += m;
   }
   return stats;
 }

@@ -43,9 +43,22 @@
 // (e.g. when a caller evaluates with the net alone) and keeps the targets of the last contact
 // positions consistent with one value function.
 //
-// Reproducibility: a trainer is single-threaded; the same net, rules, options and starting game
-// counter give bit-identical weights on a given machine and forward path (nnet.h: AVX2 or scalar;
-// the update loop itself gives the same bits in its SSE2 and AVX2 builds: no FMA, no reordering).
+// Reproducibility: the same net, rules, options and starting game counter give bit-identical
+// weights on a given machine and forward path (nnet.h: AVX2 or scalar; the update loop itself gives
+// the same bits in its SSE2 and AVX2 builds: no FMA, no reordering), whatever the thread count.
+//
+// Rounds: every core (batch_games = B > 1). With B = 1 (the default) the games run one after the
+// other, each on the weights the previous one left: the algorithm above, on one thread. With B > 1
+// the games are taken in rounds of B by their index (round k: games kB .. kB + B - 1). Every game of
+// a round starts from the round's weights W and learns online, as above, on its own copy, ending
+// with W_g; the round then sets W <- W + sum_g (W_g - W), the changes added in game order (each
+// weight on its own, so the sum does not depend on which thread played which game). The games of a
+// round are independent, so they run on every thread given to train(); B, not the thread count,
+// decides the result. It is synchronous data-parallel TD: with a small alpha a round of B games
+// moves the weights about as far as B games one after the other (no rescaling of alpha), each
+// game seeing weights at most B - 1 games old. A call that starts or ends inside a round plays
+// that part as a round of its own, so a run split at other places than round boundaries differs
+// from an unsplit one (tavli.train splits only at round boundaries).
 //
 // Cost: per play one forward_batch over the candidates, one forward of the state with its hidden
 // activations, and one pass over the 5 traces and the weights (train.cpp: fused_update, vectorised;
@@ -73,6 +86,8 @@ struct TdOptions {
   double epsilon = 0.0;  // probability of a random play (exploration), 0..1
   std::uint64_t seed = 1;
   int max_plies = 10000;  // a game still running after this many plays is dropped (no final update)
+  int batch_games = 1;    // B, games per round (1..kMaxBatchGames): 1 plays them one by one
+  static constexpr int kMaxBatchGames = 4096;
 };
 
 struct TdStats {
@@ -87,14 +102,16 @@ class TdTrainer {
   // or an option is out of range. `games_done`: the counter to start from (a resumed run).
   TdTrainer(std::shared_ptr<NeuralNet> net, const Rules& rules, const TdOptions& opt, std::int64_t games_done = 0);
 
-  // Plays and learns from the next n games. `stop` (optional) is asked between games; when it
-  // returns true the call returns early, at a game boundary.
-  TdStats train(std::int64_t n, const std::function<bool()>& stop = {});
+  // Plays and learns from the next n games, on up to `threads` threads (1..kMaxThreads; more than
+  // one is used only with batch_games > 1, and never changes the result). `stop` (optional) is
+  // asked on the calling thread between games (between rounds with batch_games > 1); when it
+  // returns true the call returns early, at that boundary.
+  TdStats train(std::int64_t n, const std::function<bool()>& stop = {}, int threads = 1);
 
-  // One TD step on an encoded state x (net.inputs() floats) toward a target (5 floats, seen by the
-  // same side as x): e = lambda * M e + grad V(x) (e = grad V(x) when `fresh`), w += alpha sum_o
-  // delta_o e_o. Returns V(x) before the step in `before` (5 floats) when given. The game loop's
-  // step; exposed for tests.
+  // One TD step on the trainer's net, an encoded state x (net.inputs() floats) toward a target (5
+  // floats, seen by the same side as x): e = lambda * M e + grad V(x) (e = grad V(x) when
+  // `fresh`), w += alpha sum_o delta_o e_o. Returns V(x) before the step in `before` (5 floats)
+  // when given. The game loop's step; exposed for tests.
   void td_step(const float* x, const float* target, bool fresh, float* before = nullptr);
 
   // A new learning rate for the games to come (a schedule: tavli.train's alpha steps change it at
@@ -107,7 +124,20 @@ class TdTrainer {
   NeuralNet& net() { return *net_; }
 
  private:
-  bool play_game(std::uint64_t seed, TdStats& stats);
+  // What one thread needs to play and learn from a game: the traces and the scratch.
+  struct Worker {
+    std::vector<float> trace;  // 5 * nweights_: trace of output o at [o * nweights_, (o + 1) * nweights_)
+    std::vector<float> x, hidden, g, dh, zeros;  // scratch (td_step)
+    MoveList list;
+    std::vector<PlyResult> batch;  // the plays' results (opponent to move) and outcomes
+    std::vector<float> bx, by;
+  };
+  // One game on `net` (updated online); returns whether it finished, adds its plays to `plies`.
+  bool play_game(NeuralNet& net, Worker& w, std::uint64_t seed, std::int64_t& plies) const;
+  void step(NeuralNet& net, Worker& w, const float* x, const float* target, bool fresh, float* before) const;
+  void make_workers(std::size_t n);
+  // Games [games_, games_ + m) of one round (m <= batch_games), each from the current weights.
+  void play_round(int m, int threads, TdStats& stats);
 
   std::shared_ptr<NeuralNet> net_;
   Rules rules_;
@@ -115,11 +145,8 @@ class TdTrainer {
   Encoding encoding_;
   std::int64_t games_ = 0;
   std::size_t nweights_ = 0;
-  std::vector<float> trace_;  // 5 * nweights_: trace of output o at [o * nweights_, (o + 1) * nweights_)
-  std::vector<float> x_, hidden_, g_, dh_, zeros_;  // scratch (td_step)
-  MoveList list_;
-  std::vector<PlyResult> batch_;  // the plays' results (opponent to move) and outcomes
-  std::vector<float> bx_, by_;
+  std::vector<std::unique_ptr<Worker>> workers_;  // one per thread (workers_[0]: td_step's)
+  std::vector<NeuralNet> copies_;                 // a round's games' weights
 };
 
 // Results of a match of the net's 0-ply player against a fixed opponent.

@@ -35,6 +35,7 @@ from . import Net
 __all__ = ["TdTrainer", "evaluate_vs", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-td/1"
+MAX_BATCH_GAMES = 4096  # train.h: TdOptions::kMaxBatchGames
 OPPONENTS = ("heuristic", "random")
 
 
@@ -78,7 +79,13 @@ class TdTrainer:
     Game g of the run (g = games_done, games_done + 1, ...) is seeded by (seed, g). The learning
     rate is `alpha` until the first of `alpha_steps` ((from_game, alpha) pairs, increasing games),
     then each step's from its game on: a function of the game index, so a resumed run follows the
-    same schedule."""
+    same schedule.
+
+    `batch_games` B > 1 trains in rounds of B games, each game from the round's weights on its own
+    copy, the round's changes added (train.h, "Rounds"): the games of a round run on `threads`
+    threads, and the result depends on B, not on the threads. Alpha steps must then fall on round
+    boundaries (multiples of B), as must every split of the run into train() calls for the result
+    to equal an unsplit run's. B = 1 (the default) is the plain online algorithm on one thread."""
 
     def __init__(
         self,
@@ -92,6 +99,8 @@ class TdTrainer:
         max_plies: int = 10_000,
         games_done: int = 0,
         alpha_steps: Sequence[Sequence[float]] = (),
+        batch_games: int = 1,
+        threads: int = 1,
         **options: Any,
     ) -> None:
         if not isinstance(net, Net):
@@ -104,10 +113,19 @@ class TdTrainer:
         self._core = _core.TdTrainer(
             net._net, variant, to_pairs(self.options), _real("alpha", alpha), _real("lambda", lambda_),
             _real("epsilon", epsilon), _int("seed", seed, 0, 2**64 - 1), _int("max_plies", max_plies, 1, 10**7),
-            _int("games_done", games_done, 0, 2**62))
+            _int("games_done", games_done, 0, 2**62), _int("batch_games", batch_games, 1, MAX_BATCH_GAMES))
+        self.threads = _int("threads", threads, 1, 1024)
         self.base_alpha = float(alpha)
         self.alpha_steps = _alpha_steps(alpha_steps)
+        self._check_rounds()
         self._core.alpha = self.alpha_at(self.games)
+
+    def _check_rounds(self) -> None:
+        b = self.batch_games
+        for start, _ in self.alpha_steps:
+            if start % b:
+                raise ValueError(f"alpha step at game {start}: with batch_games {b} a step must fall on a round "
+                                 f"boundary (a multiple of {b})")
 
     @property
     def games(self) -> int:
@@ -135,6 +153,11 @@ class TdTrainer:
     def max_plies(self) -> int:
         return self._core.max_plies
 
+    @property
+    def batch_games(self) -> int:
+        """Games per round (1: one after the other)."""
+        return self._core.batch_games
+
     def train(self, games: int) -> dict[str, int]:
         """Plays and learns from the next `games` games in C++ (GIL released); returns {games,
         plies, unfinished}. Ctrl-C raises KeyboardInterrupt at a game boundary."""
@@ -145,7 +168,7 @@ class TdTrainer:
             self._core.alpha = self.alpha_at(g)
             later = [start for start, _ in self.alpha_steps if start > g]
             n = min(left, later[0] - g) if later else left
-            st = self._core.train(n)
+            st = self._core.train(n, self.threads)
             for k in total:
                 total[k] += st[k]
             left -= n
@@ -176,6 +199,8 @@ class TdTrainer:
             "max_plies": self.max_plies,
             "games": self.games,
         }
+        if self.batch_games != 1:
+            meta["batch_games"] = self.batch_games
         if self.alpha_steps:
             meta["alpha_steps"] = [list(step) for step in self.alpha_steps]
         meta.update(extra)
@@ -186,13 +211,15 @@ class TdTrainer:
         self.net.save(path, metadata=self.metadata(**extra))
 
     @classmethod
-    def resume(cls, path: Any) -> "TdTrainer":
-        """A trainer that continues the run a checkpoint was written by."""
+    def resume(cls, path: Any, threads: int = 1) -> "TdTrainer":
+        """A trainer that continues the run a checkpoint was written by (on `threads` threads, which
+        do not change the result)."""
         net = Net.load(path)
         meta = read_metadata(net, path)
         return cls(net, meta["variant"], alpha=meta["alpha"], lambda_=meta["lambda"], epsilon=meta["epsilon"],
                    seed=meta["seed"], max_plies=meta["max_plies"], games_done=meta["games"],
-                   alpha_steps=meta.get("alpha_steps", ()), **meta["options"])
+                   alpha_steps=meta.get("alpha_steps", ()), batch_games=meta.get("batch_games", 1),
+                   threads=threads, **meta["options"])
 
 
 def _alpha_steps(steps: Any) -> list[tuple[int, float]]:
@@ -293,7 +320,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--eval-games", type=int, default=400, help="games per opponent and evaluation (even)")
     ap.add_argument("--eval-seed", type=int, default=12345, help="seed of the evaluation games")
     ap.add_argument("--chunk", type=int, default=500, help="games per call into C++")
-    ap.add_argument("--threads", type=int, default=1, help="threads of the evaluation games")
+    ap.add_argument("--batch-games", type=int, metavar="B",
+                    help="games per round (default 1: one after the other); with B > 1 a round's games run on "
+                         "--threads threads, each from the round's weights (train.h); --games and the alpha steps "
+                         "must be multiples of B, chunks, checkpoints and evaluations end at the next round's end")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of the training rounds (with --batch-games > 1; the result does not depend on "
+                         "them) and of the evaluation games")
     return ap
 
 
@@ -383,6 +416,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise ValueError(f"--alpha-step: the steps before game {played} differ from the checkpoint's "
                                      f"{trainer.alpha_steps}")
                 trainer.alpha_steps = steps
+                trainer._check_rounds()
+            if args.batch_games is not None and args.batch_games != trainer.batch_games:
+                raise ValueError(f"--batch-games {args.batch_games} differs from the checkpoint's {trainer.batch_games}")
+            trainer.threads = _int("--threads", args.threads, 1, 1024)
             if args.option and options != {k: str(v) for k, v in meta["options"].items()}:
                 raise ValueError(f"--option {options} differs from the checkpoint's {meta['options']}")
             _log(f"resuming {args.resume} at game {trainer.games}")
@@ -397,7 +434,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
                           encoding=args.encoding)
             trainer = TdTrainer(net, args.variant, alpha=s["alpha"], lambda_=s["lambda_"], epsilon=s["epsilon"],
-                                seed=s["seed"], max_plies=s["max_plies"], alpha_steps=steps, **options)
+                                seed=s["seed"], max_plies=s["max_plies"], alpha_steps=steps,
+                                batch_games=args.batch_games if args.batch_games is not None else 1,
+                                threads=args.threads, **options)
+        if trainer.batch_games > 1:
+            # Every call of the loop below ends on a round boundary (train.h), so that a run stopped
+            # and resumed at any checkpoint ends with the weights of an unsplit one.
+            b = trainer.batch_games
+            if args.games % b:
+                raise ValueError(f"--games {args.games} must be a multiple of --batch-games {b}")
+            if trainer.games % b:
+                raise ValueError(f"the checkpoint stopped at game {trainer.games}, inside a round of {b} games")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -421,7 +468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for start, _ in trainer.alpha_steps:  # a log line where the rate changes
             if g < start < b:
                 b = start
-        return b
+        rounds = trainer.batch_games  # with rounds, chunks, checkpoints and evaluations end on their boundaries
+        return min(args.games, -(-b // rounds) * rounds)
 
     t_start, g_start = time.perf_counter(), trainer.games
     try:
@@ -435,10 +483,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{st['plies'] / max(1, st['games']):5.1f} plies/game  alpha {trainer.alpha_at(g0):g}")
             if st["unfinished"]:
                 line += f"  unfinished {st['unfinished']}"
-            if args.eval_every and g % args.eval_every == 0:
+            if args.eval_every and g // args.eval_every > g0 // args.eval_every:
                 line += "  " + _evaluation(net, trainer, args)
             _log(line)
-            if args.checkpoint_every and g % args.checkpoint_every == 0:
+            if args.checkpoint_every and g // args.checkpoint_every > g0 // args.checkpoint_every:
                 save()
     except KeyboardInterrupt:
         save()
