@@ -468,8 +468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for start, _ in trainer.alpha_steps:  # a log line where the rate changes
             if g < start < b:
                 b = start
-        rounds = trainer.batch_games  # with rounds, chunks, checkpoints and evaluations end on their boundaries
-        return min(args.games, -(-b // rounds) * rounds)
+        rounds: int = trainer.batch_games  # chunks, checkpoints and evaluations end with a round
+        return min(int(args.games), -(-b // rounds) * rounds)
 
     t_start, g_start = time.perf_counter(), trainer.games
     try:
