@@ -1,0 +1,110 @@
+"""Experiment tool (needs PyTorch: `pip install torch`, not a tavli dependency): refit a net to the
+labels of a `python -m tavli.supervised` work directory with Adam in minibatches instead of
+supervised.h's per-example SGD, and write it as a TAVLINET file. Same split as tavli.supervised
+(the first tenth of the self-play rows held out, candidates train only), same loss (cross-entropy
+of each sigmoid output), same one-hidden-layer shape. Also reports the mean squared error against a
+second work directory's labels (--test, e.g. 2-ply labels of other positions).
+
+    python tools/fit_adam.py --work nets-work/contact-1ply --init python/tavli/nets/backgammon.tnet \\
+        --epochs 12 --lr 3e-4 --threads 2 --out contact.tnet
+
+Measured with it (docs/classnets.md, "Fitted value iteration"): no gain against gnubg."""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+from tavli.nn import Net  # noqa: E402
+from tavli.supervised import error, net_inputs  # noqa: E402
+
+
+def labelled(work: str, encoding: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """The work directory's encoded rows with labels (self-play rows first), and how many are held out."""
+    rows = np.load(f"{work}/positions.npy")
+    held = max(1, len(rows) // 10)
+    y = np.concatenate([np.load(f) for f in sorted(glob.glob(f"{work}/labels_*.npy"))])
+    x = net_inputs(rows[:len(y)], "backgammon", encoding)
+    cand = sorted(glob.glob(f"{work}/candidate_labels_*.npy"))
+    if cand:
+        cy = np.concatenate([np.load(f) for f in cand])
+        x = np.concatenate([x, net_inputs(np.load(f"{work}/candidates.npy")[:len(cy)], "backgammon", encoding)])
+        y = np.concatenate([y, cy])
+    return x, y.astype(np.float32), held
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--test", help="another work directory whose labelled rows are a test set")
+    ap.add_argument("--encoding", default="expert")
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--init", help="start from this net's weights (same hidden size; narrower encodings widen)")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=3e-4, help="Adam's rate, cosine-annealed over the epochs")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+
+    x, y, held = labelled(a.work, a.encoding)
+    xv, yv, xt, yt = x[:held], y[:held], x[held:], y[held:]
+    tests = [(torch.from_numpy(xv), torch.from_numpy(yv))]
+    if a.test:
+        tx, ty, _ = labelled(a.test, a.encoding)
+        tests.append((torch.from_numpy(tx), torch.from_numpy(ty)))
+    inputs = x.shape[1]
+    l1, l2 = torch.nn.Linear(inputs, a.hidden), torch.nn.Linear(a.hidden, 5)
+    if a.init:
+        start = Net.load(a.init)
+        if start.hidden != a.hidden:
+            raise SystemExit(f"--init has {start.hidden} hidden units, not {a.hidden}")
+        w1 = np.zeros((inputs, a.hidden), np.float32)
+        w1[:start.inputs] = start.w1.reshape(start.inputs, a.hidden)
+        with torch.no_grad():
+            l1.weight.copy_(torch.from_numpy(w1.T))
+            l1.bias.copy_(torch.from_numpy(start.b1))
+            l2.weight.copy_(torch.from_numpy(start.w2.reshape(5, a.hidden)))
+            l2.bias.copy_(torch.from_numpy(start.b2))
+    model = torch.nn.Sequential(l1, torch.nn.Sigmoid(), l2)
+
+    def mse() -> str:
+        with torch.no_grad():
+            return ", ".join(f"{float(((torch.sigmoid(model(tx)) - ty) ** 2).sum(1).mean()):.6f}" for tx, ty in tests)
+
+    print(f"{len(xt)} training rows, {len(xv)} held out; mse (held out{', test' if a.test else ''}): {mse()}")
+    xt_t, yt_t = torch.from_numpy(xt), torch.from_numpy(yt).clamp(0, 1)
+    opt = torch.optim.Adam(model.parameters(), lr=a.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, a.epochs)
+    loss_fn = torch.nn.BCEWithLogitsLoss(reduction="sum")  # over the 5 outputs, then the batch's mean
+    for epoch in range(a.epochs):
+        t0 = time.time()
+        order = torch.randperm(len(xt_t))
+        for i in range(0, len(order), a.batch):
+            idx = order[i:i + a.batch]
+            opt.zero_grad()
+            (loss_fn(model(xt_t[idx]), yt_t[idx]) / len(idx)).backward()
+            opt.step()
+        sched.step()
+        print(f"epoch {epoch + 1}: mse {mse()} ({time.time() - t0:.0f}s)", flush=True)
+    net = Net("backgammon", a.hidden, seed=0, encoding=a.encoding)
+    net.w1 = np.ascontiguousarray(l1.weight.detach().numpy().T)
+    net.b1 = l1.bias.detach().numpy().copy()
+    net.w2 = l2.weight.detach().numpy().copy()
+    net.b2 = l2.bias.detach().numpy().copy()
+    print(f"held-out mse by tavli: {error(net, xv, yv):.6f}")
+    net.save(a.out)
+
+
+if __name__ == "__main__":
+    main()
