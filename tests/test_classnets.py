@@ -356,3 +356,29 @@ def test_supervised_pipeline_with_candidates_resumes(tmp_path):
     cand = np.load(tmp_path / "b" / "candidates.npy")
     assert 0 < len(cand) <= 20
     assert sum(len(np.load(f)) for f in (tmp_path / "b").glob("candidate_labels_*.npy")) == len(cand)
+
+
+def test_rollout_labels_with_variance_reduction_are_the_luck_adjusted_rollouts(tmp_path):
+    """label_positions(variance_reduction=True) is tavli.rollout_data's luck-adjusted rollout of the
+    rows with the labeller playing 0-ply (row seeds from seed + first_row), clipped to [0, 1]; the
+    plain rollout of the same games differs (the adjustment is applied), and the command line takes
+    the flag."""
+    from tavli.jobs.rollouts import rollout_data
+
+    labeller = C.ClassNets(tavli.nn.shipped(BG))
+    rows = np.stack([tavli.Board(BG).to_array()] * 2 + [tavli.Board.from_xgid(
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", BG).to_array()])
+    got = S.label_positions(rows, BG, labeller, rollout_trials=8, variance_reduction=True, seed=3, first_row=5)
+    want = rollout_data(rows, BG, 8, {"search": 0, "evaluator": labeller}, seed=8, evaluator=labeller,
+                        variance_reduction=True)["probabilities"][:, :5]
+    np.testing.assert_array_equal(got, np.clip(want, 0, 1).astype(np.float32))
+    plain = S.label_positions(rows, BG, labeller, rollout_trials=8, seed=3, first_row=5)
+    assert not np.array_equal(got, plain)
+    # The command line's labels are those of the same call.
+    S.main(["--class", "contact", "--games", "4", "--max-positions", "6", "--rollout-trials", "2",
+            "--variance-reduction", "--chunk", "6", "--hidden", "4", "--epochs", "1", "--seed", "2", "--threads", "1",
+            "--work", str(tmp_path)])
+    positions = np.load(tmp_path / "positions.npy")
+    np.testing.assert_array_equal(np.load(tmp_path / "labels_00000.npy"),
+                                  S.label_positions(positions, BG, labeller, rollout_trials=2, variance_reduction=True,
+                                                    seed=2, first_row=0))

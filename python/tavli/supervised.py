@@ -12,7 +12,7 @@ Stages, each resumable from the files in --work (run the same command again):
 2. labels_NNNNN.npy: their values for the side to move, in chunks of --chunk rows: a
    --label-plies search (tavli.evaluate_batch, --threads C++ threads; the result does not depend
    on the count) or, with --rollout-trials, rollouts (tavli.rollout_data; seeds in
-   label_positions). The labeller is the shipped contact net with --label-race / --label-crashed nets
+   label_positions; --variance-reduction adjusts each trial for the luck of its dice). The labeller is the shipped contact net with --label-race / --label-crashed nets
    for their classes (default: the shipped nets) over the exact bear-off databases.
 2b. with --candidates N: candidates.npy, near alternatives to the labeller's 0-ply pick for N
    training rows (candidate_positions), labelled the same way in candidate_labels_NNNNN.npy; they
@@ -96,16 +96,19 @@ def candidate_positions(rows: np.ndarray, variant: str, cls: str, *, labeller: A
 
 
 def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int = 1, rollout_trials: int = 0,
-                    seed: int = 1, first_row: int = 0, threads: int = 1, **options: Any) -> np.ndarray:
+                    variance_reduction: bool = False, seed: int = 1, first_row: int = 0, threads: int = 1,
+                    **options: Any) -> np.ndarray:
     """Targets (N, 5: win, win_double, win_triple, lose_double, lose_triple) for the side to move:
     a `plies` search, or rollouts of `rollout_trials` games played 0-ply by the labeller (row k
     of the call seeded by tavli.Rng.derive(seed + first_row, k): chunks never share seeds as long
-    as chunks are fewer than rows)."""
+    as chunks are fewer than rows), with `variance_reduction` luck-adjusted (rollout_luck.h: the
+    same games, an unbiased value with a fraction of the dice's noise, at about 21 evaluations a
+    play instead of one)."""
     if rollout_trials:
         from .jobs.rollouts import rollout_data
 
         out = rollout_data(rows, variant, rollout_trials, {"search": 0, "evaluator": labeller}, seed=seed + first_row,
-                           threads=threads, evaluator=labeller, **options)
+                           threads=threads, evaluator=labeller, variance_reduction=variance_reduction, **options)
         labels: np.ndarray = np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
         return labels
     from .jobs.batch import evaluate_batch
@@ -170,7 +173,8 @@ def _labelled(work: Path, prefix: str, rows: np.ndarray, args: argparse.Namespac
         if not f.exists():
             t0 = time.perf_counter()
             y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
-                                rollout_trials=args.rollout_trials, seed=args.seed,
+                                rollout_trials=args.rollout_trials, variance_reduction=args.variance_reduction,
+                                seed=args.seed,
                                 first_row=seed_offset + first, threads=args.threads)
             np.save(work / "labels.tmp.npy", y)
             os.replace(work / "labels.tmp.npy", f)
@@ -254,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="also label a near alternative to the 0-ply pick for this many of the rows")
     ap.add_argument("--candidate-ranks", type=int, default=5, help="the alternatives: ranks 2..this")
     ap.add_argument("--rollout-trials", type=int, default=0, help="label by rollouts of this many games instead")
+    ap.add_argument("--variance-reduction", action="store_true",
+                    help="with --rollout-trials: luck-adjusted rollouts (less noise per trial, ~21x the evaluations)")
     ap.add_argument("--label-contact", default=None, help="labeller's contact net (default: the shipped one)")
     ap.add_argument("--label-race", default=None)
     ap.add_argument("--label-crashed", default=None)
