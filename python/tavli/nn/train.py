@@ -160,7 +160,8 @@ class TdTrainer:
 
     def train(self, games: int) -> dict[str, int]:
         """Plays and learns from the next `games` games in C++ (GIL released); returns {games,
-        plies, unfinished}. Ctrl-C raises KeyboardInterrupt at a game boundary."""
+        plies, unfinished}. Ctrl-C raises KeyboardInterrupt at a game boundary (a round's end with
+        batch_games > 1)."""
         left = _int("games", games, 0, 2**62)
         total = {"games": 0, "plies": 0, "unfinished": 0}
         while True:  # one call per stretch of constant alpha
