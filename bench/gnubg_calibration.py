@@ -21,19 +21,15 @@ import time
 import numpy as np
 
 import tavli
-from gnubg_decisions import gnubg_board, player
+from gnubg_decisions import gnubg_board, gnubg_equity, player
 from tavli.classnets import position_classes
 
 OUTPUTS = ("win", "win_g", "win_bg", "lose_g", "lose_bg")
 
 
-def equity(p: np.ndarray) -> np.ndarray:
-    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
-
-
 def row(name: str, p: np.ndarray, ref: np.ndarray) -> str:
     d = p - ref
-    de = equity(p) - equity(ref)
+    de = gnubg_equity(None, p.T) - gnubg_equity(None, ref.T)  # column-wise: one equity per position
     cells = "  ".join(f"{100 * d[:, k].mean():+6.2f}/{100 * np.abs(d[:, k]).mean():5.2f}" for k in range(5))
     return f"  {name:<36} {cells}  {de.mean():+7.4f}/{np.abs(de).mean():6.4f}"
 

@@ -15,7 +15,6 @@
 #include "tavli/class_net.h"
 #include "tavli/net_suite.h"
 #include "tavli/nnet.h"
-#include "tavli/parallel.h"
 #include "tavli/train.h"
 
 namespace py = pybind11;
@@ -218,7 +217,6 @@ void bind_nnet(py::module_& m) {
            py::arg("games_done") = 0, py::arg("batch_games") = 1, py::keep_alive<1, 2>())
       .def("train", [](TdTrainer& t, std::int64_t n, int threads) {
         if (n < 0) throw std::invalid_argument("games must be >= 0");
-        check_threads(threads);
         bool interrupted = false;
         TdStats st;
         {
