@@ -8,7 +8,14 @@ second work directory's labels (--test, e.g. 2-ply labels of other positions).
     python tools/fit_adam.py --work nets-work/contact-1ply --init python/tavli/nets/backgammon.tnet \\
         --epochs 12 --lr 3e-4 --threads 2 --out contact.tnet
 
-Measured with it (docs/classnets.md, "Fitted value iteration"): no gain against gnubg."""
+--groups FILE adds sibling groups: an .npz with `succ` (M x ROW_BYTES uint8: every distinct play's
+resulting position of N decisions, decision by decision, the other side to move), `lab` (M x 5
+labels) and `counts` (N: plays per decision). Each step then also fits a share of the groups, by the
+same cross-entropy plus --rank-weight x the squared error of each sibling's equity relative to its
+group's mean: what a 0-ply chooser needs right is the order of one roll's plays, not their level.
+
+Measured with it (docs/classnets.md, "Fitted value iteration", "What the net's fit costs"): no
+gain against gnubg."""
 
 from __future__ import annotations
 
@@ -40,6 +47,36 @@ def labelled(work: str, encoding: str) -> tuple[np.ndarray, np.ndarray, int]:
     return x, y.astype(np.float32), held
 
 
+EQUITY = torch.tensor([2.0, 1.0, 1.0, -1.0, -1.0])  # win, win g, win bg, lose g, lose bg -> cubeless equity
+
+
+def equity(p: torch.Tensor) -> torch.Tensor:
+    return p @ EQUITY - 1
+
+
+class Groups:
+    """Sibling groups of decisions with two or more plays, a seeded share of them each step."""
+
+    def __init__(self, path: str, encoding: str, steps: int, seed: int) -> None:
+        z = np.load(path)
+        self.seed = seed
+        self.x = torch.from_numpy(net_inputs(z["succ"], "backgammon", encoding))
+        self.y = torch.from_numpy(z["lab"].astype(np.float32)).clamp(0, 1)
+        self.counts = z["counts"]
+        self.offsets = np.concatenate([[0], np.cumsum(self.counts)])
+        self.multi = np.flatnonzero(self.counts >= 2)
+        self.per_step = max(1, len(self.multi) // steps)
+
+    def batch(self, epoch: int, step: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        if step == 0:
+            self.order = np.random.default_rng([self.seed, epoch]).permutation(self.multi)
+        first = (step * self.per_step) % len(self.order)
+        chosen = self.order[first:first + self.per_step]
+        rows = np.concatenate([np.arange(self.offsets[g], self.offsets[g + 1]) for g in chosen])
+        gid = np.repeat(np.arange(len(chosen)), self.counts[chosen])
+        return self.x[rows], self.y[rows], torch.from_numpy(gid)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", required=True)
@@ -52,6 +89,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--groups", help="sibling groups (.npz: succ, lab, counts) fitted beside the rows")
+    ap.add_argument("--rank-weight", type=float, default=0.0, help="weight of the groups' relative-equity error")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
@@ -67,14 +106,22 @@ def main() -> None:
     l1, l2 = torch.nn.Linear(inputs, a.hidden), torch.nn.Linear(a.hidden, 5)
     if a.init:
         start = Net.load(a.init)
-        if start.hidden != a.hidden:
-            raise SystemExit(f"--init has {start.hidden} hidden units, not {a.hidden}")
-        w1 = np.zeros((inputs, a.hidden), np.float32)
-        w1[:start.inputs] = start.w1.reshape(start.inputs, a.hidden)
+        h = start.hidden
+        if h > a.hidden:
+            raise SystemExit(f"--init has {h} hidden units, more than {a.hidden}")
+        # Wider than --init: the new units keep their random input weights and get zero output
+        # weights, so the net starts evaluating exactly as --init.
         with torch.no_grad():
-            l1.weight.copy_(torch.from_numpy(w1.T))
-            l1.bias.copy_(torch.from_numpy(start.b1))
-            l2.weight.copy_(torch.from_numpy(start.w2.reshape(5, a.hidden)))
+            w1 = l1.weight.detach().numpy().T.copy()
+            w1[:, :h] = 0
+            w1[:start.inputs, :h] = start.w1.reshape(start.inputs, h)
+            b1 = l1.bias.detach().numpy().copy()
+            b1[:h] = start.b1
+            w2 = np.zeros((5, a.hidden), np.float32)
+            w2[:, :h] = start.w2.reshape(5, h)
+            l1.weight.copy_(torch.from_numpy(w1.T.copy()))
+            l1.bias.copy_(torch.from_numpy(b1))
+            l2.weight.copy_(torch.from_numpy(w2))
             l2.bias.copy_(torch.from_numpy(start.b2))
     model = torch.nn.Sequential(l1, torch.nn.Sigmoid(), l2)
 
@@ -87,16 +134,30 @@ def main() -> None:
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, a.epochs)
     loss_fn = torch.nn.BCEWithLogitsLoss(reduction="sum")  # over the 5 outputs, then the batch's mean
+    groups = Groups(a.groups, a.encoding, (len(xt_t) + a.batch - 1) // a.batch, a.seed) if a.groups else None
     for epoch in range(a.epochs):
         t0 = time.time()
         order = torch.randperm(len(xt_t))
-        for i in range(0, len(order), a.batch):
+        rank = 0.0
+        for step, i in enumerate(range(0, len(order), a.batch)):
             idx = order[i:i + a.batch]
             opt.zero_grad()
-            (loss_fn(model(xt_t[idx]), yt_t[idx]) / len(idx)).backward()
+            loss = loss_fn(model(xt_t[idx]), yt_t[idx]) / len(idx)
+            if groups:
+                gx, gy, gid = groups.batch(epoch, step)
+                logits = model(gx)
+                loss = loss + loss_fn(logits, gy) / len(gy)
+                # Each sibling's equity error less its group's mean error: the order within a roll.
+                d = equity(torch.sigmoid(logits)) - equity(gy)
+                n = torch.bincount(gid).clamp(min=1)
+                r = ((d - (torch.zeros(len(n)).index_add_(0, gid, d) / n)[gid]) ** 2).mean()
+                loss = loss + a.rank_weight * r
+                rank += float(r.detach())
+            loss.backward()
             opt.step()
         sched.step()
-        print(f"epoch {epoch + 1}: mse {mse()} ({time.time() - t0:.0f}s)", flush=True)
+        extra = f", groups' relative mse {rank / (step + 1):.6f}" if groups else ""
+        print(f"epoch {epoch + 1}: mse {mse()}{extra} ({time.time() - t0:.0f}s)", flush=True)
     net = Net("backgammon", a.hidden, seed=0, encoding=a.encoding)
     net.w1 = np.ascontiguousarray(l1.weight.detach().numpy().T)
     net.b1 = l1.bias.detach().numpy().copy()

@@ -1,0 +1,71 @@
+"""tools/sibling_groups.py, the experiment tool that labels every play of sampled decisions for
+tools/fit_adam.py --groups: each decision's plays are its roll's distinct resulting positions, the
+other side to move (checked through the Board API, not the batch path the tool uses), and --keep is
+a prefix of a larger run of the same draw."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tavli
+
+pytestmark = pytest.mark.skipif(tavli.nn.shipped("backgammon") is None, reason="no shipped backgammon net")
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "sibling_groups.py"
+
+
+def tool():
+    spec = importlib.util.spec_from_file_location("sibling_groups", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    d = tmp_path_factory.mktemp("work")
+    rows = tavli.selfplay.self_play_data("backgammon", 6, ("greedy", "greedy"), seed=3, features=False)["positions"]
+    np.save(d / "positions.npy", np.unique(rows, axis=0)[:120])
+    return d
+
+
+def run(work, out, *extra):
+    tool().main(["--work", str(work), "--decisions", "30", "--plies", "0", "--threads", "1", "--out", str(out), *extra])
+    return np.load(out)
+
+
+def test_plays_are_each_rolls_distinct_results(work, tmp_path):
+    z = run(work, tmp_path / "g.npz")
+    pos = np.load(work / "positions.npy")
+    held = len(pos) // 10
+    assert len(z["rows"]) == len(z["dice"]) == len(z["counts"]) == 30
+    assert len(z["succ"]) == len(z["lab"]) == z["counts"].sum()
+    assert all(any((r == p).all() for p in pos[held:]) for r in z["rows"])  # never the held-out tenth
+    first = 0
+    for row, dice, n in zip(z["rows"], z["dice"], z["counts"]):
+        board = tavli.Board.from_array(row, "backgammon")
+        d = (int(dice[0]), int(dice[1]))
+        expected = {board.play(p).to_array().tobytes() for p in board.legal_plays(d)}
+        got = [s.tobytes() for s in z["succ"][first:first + n]]
+        assert len(got) == len(set(got)) and set(got) == expected
+        first += n
+    lab = z["lab"]
+    assert ((lab >= 0) & (lab <= 1)).all() and (lab[:, 1] <= lab[:, 0] + 1e-6).all()
+
+
+def test_keep_is_a_prefix_of_the_same_draw(work, tmp_path):
+    whole = run(work, tmp_path / "whole.npz")
+    part = run(work, tmp_path / "part.npz", "--keep", "7")
+    m = int(part["counts"].sum())
+    assert len(part["rows"]) == 7 and (part["rows"] == whole["rows"][:7]).all()
+    assert (part["succ"] == whole["succ"][:m]).all() and np.allclose(part["lab"], whole["lab"][:m])
+
+
+def test_test_draws_from_the_held_out_tenth(work, tmp_path):
+    z = run(work, tmp_path / "t.npz", "--test")
+    pos = np.load(work / "positions.npy")
+    held = pos[:len(pos) // 10]
+    assert len(z["rows"]) == len(held)
+    assert all(any((r == p).all() for p in held) for r in z["rows"])

@@ -1,0 +1,72 @@
+"""Experiment tool: sibling groups for `tools/fit_adam.py --groups`. For N decisions (positions of a
+`python -m tavli.supervised` work directory, each with a seeded roll), every distinct play's
+resulting position (the other side to move), labelled by the shipped net's own search at --plies
+(what a shipped net may learn from) or, with --gnubg, by GNU Backgammon's 0-ply (PyPI gnubg-nn:
+a yardstick for how well a learner imitates a good evaluator, never a shipped net's labels).
+--test draws from the work directory's held-out tenth instead, with the next seed. --keep K labels
+only the first K decisions of the draw (in row order), so a larger run later extends a smaller one.
+
+    python tools/sibling_groups.py --work nets-work/contact-1ply --decisions 15000 --plies 2 \\
+        --threads 2 --out groups-own.npz
+
+Writes an .npz: rows (N x ROW_BYTES uint8: the decisions' positions, the side to move on roll) and
+dice (N x 2), succ (M x ROW_BYTES uint8), lab (M x 5: win, win g, win bg, lose g, lose bg for the
+side to move in succ), counts (N: plays per decision; decision k's plays are the rows from
+sum(counts[:k])). Tested in tests/test_sibling_groups.py."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import tavli  # noqa: E402
+from tavli.classnets import ClassNets  # noqa: E402
+from tavli.supervised import label_positions  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", required=True, help="a tavli.supervised work directory (its positions.npy)")
+    ap.add_argument("--decisions", type=int, required=True)
+    ap.add_argument("--plies", type=int, default=2, help="the shipped nets' search depth for the labels")
+    ap.add_argument("--gnubg", action="store_true", help="label by gnubg-nn 0-ply instead (a yardstick)")
+    ap.add_argument("--test", action="store_true", help="decisions from the held-out tenth")
+    ap.add_argument("--keep", type=int, help="label only the first K decisions of the draw")
+    ap.add_argument("--seed", type=int, default=123)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--chunk", type=int, default=20000)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args(argv)
+    pos = np.load(f"{a.work}/positions.npy", mmap_mode="r")
+    held = len(pos) // 10
+    first, end = (0, held) if a.test else (held, len(pos))
+    rng = np.random.default_rng(a.seed + int(a.test))
+    take = np.sort(first + rng.permutation(end - first)[:a.decisions])
+    rows = np.asarray(pos[take])
+    dice = rng.integers(1, 7, size=(len(rows), 2))
+    counts, _, succ = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=a.threads)
+    if a.keep is not None:
+        rows, dice, counts, succ = rows[:a.keep], dice[:a.keep], counts[:a.keep], succ[:int(counts[:a.keep].sum())]
+    t0 = time.time()
+    if a.gnubg:
+        import gnubg_nn
+        from gnubg_decisions import gnubg_board
+
+        lab = np.array([gnubg_nn.probabilities(gnubg_board(r), 0) for r in succ], np.float32)
+    else:
+        labeller = ClassNets(tavli.nn.shipped("backgammon"))
+        lab = np.concatenate([label_positions(succ[i:i + a.chunk], "backgammon", labeller, plies=a.plies,
+                                              threads=a.threads) for i in range(0, len(succ), a.chunk)])
+    print(f"{len(rows)} decisions, {int((counts >= 2).sum())} with two or more plays, {len(succ)} plays "
+          f"labelled in {time.time() - t0:.0f} s")
+    np.savez(a.out, rows=rows, dice=dice, succ=succ, lab=lab, counts=counts)
+
+
+if __name__ == "__main__":
+    main()
