@@ -69,3 +69,14 @@ def test_test_draws_from_the_held_out_tenth(work, tmp_path):
     held = pos[:len(pos) // 10]
     assert len(z["rows"]) == len(held)
     assert all(any((r == p).all() for p in held) for r in z["rows"])
+
+
+def test_class_keeps_one_class(work, tmp_path):
+    from tavli.classnets import position_classes
+
+    pos = np.load(work / "positions.npy")
+    cls = position_classes(pos[len(pos) // 10:], "backgammon")
+    want = "race" if (cls == "race").sum() >= 3 else "contact"
+    z = run(work, tmp_path / "c.npz", "--class", want)
+    assert len(z["rows"]) == min(30, int((cls == want).sum())) > 0
+    assert (position_classes(z["rows"], "backgammon") == want).all()

@@ -57,12 +57,12 @@ def equity(p: torch.Tensor) -> torch.Tensor:
 class Groups:
     """Sibling groups of decisions with two or more plays, a seeded share of them each step."""
 
-    def __init__(self, path: str, encoding: str, steps: int, seed: int) -> None:
-        z = np.load(path)
+    def __init__(self, paths: list[str], encoding: str, steps: int, seed: int) -> None:
+        files = [np.load(p) for p in paths]
         self.seed = seed
-        self.x = torch.from_numpy(net_inputs(z["succ"], "backgammon", encoding))
-        self.y = torch.from_numpy(z["lab"].astype(np.float32)).clamp(0, 1)
-        self.counts = z["counts"]
+        self.x = torch.from_numpy(net_inputs(np.concatenate([z["succ"] for z in files]), "backgammon", encoding))
+        self.y = torch.from_numpy(np.concatenate([z["lab"] for z in files]).astype(np.float32)).clamp(0, 1)
+        self.counts = np.concatenate([z["counts"] for z in files])
         self.offsets = np.concatenate([[0], np.cumsum(self.counts)])
         self.multi = np.flatnonzero(self.counts >= 2)
         self.per_step = max(1, len(self.multi) // steps)
@@ -89,7 +89,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--groups", help="sibling groups (.npz: succ, lab, counts) fitted beside the rows")
+    ap.add_argument("--groups", action="append", help="sibling groups (.npz: succ, lab, counts) fitted beside "
+                    "the rows; repeat to join several files")
     ap.add_argument("--rank-weight", type=float, default=0.0, help="weight of the groups' relative-equity error")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()

@@ -3,6 +3,7 @@
 resulting position (the other side to move), labelled by the shipped net's own search at --plies
 (what a shipped net may learn from) or, with --gnubg, by GNU Backgammon's 0-ply (PyPI gnubg-nn:
 a yardstick for how well a learner imitates a good evaluator, never a shipped net's labels).
+--class C keeps only the positions of one class (tavli.classnets.position_classes).
 --test draws from the work directory's held-out tenth instead, with the next seed. --keep K labels
 only the first K decisions of the draw (in row order), so a larger run later extends a smaller one.
 
@@ -26,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import tavli  # noqa: E402
-from tavli.classnets import ClassNets  # noqa: E402
+from tavli.classnets import ClassNets, position_classes  # noqa: E402
 from tavli.supervised import label_positions  # noqa: E402
 
 
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--decisions", type=int, required=True)
     ap.add_argument("--plies", type=int, default=2, help="the shipped nets' search depth for the labels")
     ap.add_argument("--gnubg", action="store_true", help="label by gnubg-nn 0-ply instead (a yardstick)")
+    ap.add_argument("--class", dest="cls", help="only positions of this class (contact, crashed, race, ...)")
     ap.add_argument("--test", action="store_true", help="decisions from the held-out tenth")
     ap.add_argument("--keep", type=int, help="label only the first K decisions of the draw")
     ap.add_argument("--seed", type=int, default=123)
@@ -47,7 +49,10 @@ def main(argv: list[str] | None = None) -> None:
     held = len(pos) // 10
     first, end = (0, held) if a.test else (held, len(pos))
     rng = np.random.default_rng(a.seed + int(a.test))
-    take = np.sort(first + rng.permutation(end - first)[:a.decisions])
+    pool = first + np.arange(end - first)
+    if a.cls:
+        pool = pool[position_classes(np.asarray(pos[first:end]), "backgammon") == a.cls]
+    take = np.sort(pool[rng.permutation(len(pool))[:a.decisions]])
     rows = np.asarray(pos[take])
     dice = rng.integers(1, 7, size=(len(rows), 2))
     counts, _, succ = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=a.threads)
