@@ -134,18 +134,24 @@ def _gnubg_board(row) -> list[list[int]]:
     return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
 
 
-def gnubg_game(gnubg: Any, net: tavli.nn.Net, net_seat: int, dice: Sequence[tuple[int, int]],
-               plies: int = 0) -> int:
+def gnubg_game(gnubg: Any, net: Any, net_seat: int, dice: Sequence[tuple[int, int]],
+               plies: int = 0, choose: Any = None) -> int:
     """One cubeless backgammon game, the net in `net_seat` (0 moves first), both searching `plies`
     plies (tavli with its default move filters, gnubg-nn with its own), the rolls taken in order
-    from `dice` (the first one is the opening roll, non-double). Returns the net's signed points."""
+    from `dice` (the first one is the opening roll, non-double). Returns the net's signed points.
+    `choose(board, plays)`, when given, picks the net side's plays instead of `net`."""
     board = tavli.Board("backgammon")
     for turn, (d1, d2) in enumerate(dice):
         if board.is_game_over():
             break
         plays = board.legal_plays((d1, d2))
         if turn % 2 == net_seat:
-            play = board.analyze((d1, d2), plies=plies, evaluator=net).best.play if len(plays) > 1 else plays[0]
+            if len(plays) == 1:
+                play = plays[0]
+            elif choose is not None:
+                play = choose(board, plays)
+            else:
+                play = board.analyze((d1, d2), plies=plies, evaluator=net).best.play
         elif len(plays) == 1:
             play = plays[0]
         else:
@@ -204,13 +210,18 @@ def _gnubg_pair(k_seed: tuple[int, int]) -> tuple[int, int]:
 
     k, seed = k_seed
     net, plies = _GNUBG_PLAYER
+    dice = pair_dice(seed, k)
+    return gnubg_game(gnubg, net, 0, dice, plies), gnubg_game(gnubg, net, 1, dice, plies)
+
+
+def pair_dice(seed: int, k: int) -> list[tuple[int, int]]:
+    """The rolls of mirrored pair k, seeded by (seed, k): a non-double opening roll, then 600."""
     rng = np.random.default_rng([seed, k])
     opening = rng.integers(1, 7, size=2)
     while opening[0] == opening[1]:
         opening = rng.integers(1, 7, size=2)
-    dice = [(int(opening[0]), int(opening[1]))] + [tuple(int(x) for x in rng.integers(1, 7, size=2))
+    return [(int(opening[0]), int(opening[1]))] + [tuple(int(x) for x in rng.integers(1, 7, size=2))
                                                    for _ in range(600)]
-    return gnubg_game(gnubg, net, 0, dice, plies), gnubg_game(gnubg, net, 1, dice, plies)
 
 
 def run_gnubg(args: argparse.Namespace) -> None:

@@ -29,6 +29,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from gnubg_decisions import gnubg_equity  # noqa: E402
 from tavli.nn import Net  # noqa: E402
 from tavli.supervised import error, net_inputs  # noqa: E402
 
@@ -45,13 +47,6 @@ def labelled(work: str, encoding: str) -> tuple[np.ndarray, np.ndarray, int]:
         x = np.concatenate([x, net_inputs(np.load(f"{work}/candidates.npy")[:len(cy)], "backgammon", encoding)])
         y = np.concatenate([y, cy])
     return x, y.astype(np.float32), held
-
-
-EQUITY = torch.tensor([2.0, 1.0, 1.0, -1.0, -1.0])  # win, win g, win bg, lose g, lose bg -> cubeless equity
-
-
-def equity(p: torch.Tensor) -> torch.Tensor:
-    return p @ EQUITY - 1
 
 
 class Groups:
@@ -75,6 +70,19 @@ class Groups:
         rows = np.concatenate([np.arange(self.offsets[g], self.offsets[g + 1]) for g in chosen])
         gid = np.repeat(np.arange(len(chosen)), self.counts[chosen])
         return self.x[rows], self.y[rows], torch.from_numpy(gid)
+
+
+def group_loss(model: torch.nn.Module, groups: Groups, epoch: int, step: int, loss_fn: torch.nn.Module,
+               rank_weight: float) -> tuple[torch.Tensor, float]:
+    """One step's share of the groups: their cross-entropy per row plus rank_weight x the mean
+    squared relative error (returned apart too, for the log)."""
+    gx, gy, gid = groups.batch(epoch, step)
+    logits = model(gx)
+    # Each sibling's equity error less its group's mean error: the order within a roll.
+    d = gnubg_equity(None, torch.sigmoid(logits).T) - gnubg_equity(None, gy.T)
+    n = torch.bincount(gid).clamp(min=1)
+    r = ((d - (torch.zeros(len(n)).index_add_(0, gid, d) / n)[gid]) ** 2).mean()
+    return loss_fn(logits, gy) / len(gy) + rank_weight * r, float(r.detach())
 
 
 def main() -> None:
@@ -145,15 +153,9 @@ def main() -> None:
             opt.zero_grad()
             loss = loss_fn(model(xt_t[idx]), yt_t[idx]) / len(idx)
             if groups:
-                gx, gy, gid = groups.batch(epoch, step)
-                logits = model(gx)
-                loss = loss + loss_fn(logits, gy) / len(gy)
-                # Each sibling's equity error less its group's mean error: the order within a roll.
-                d = equity(torch.sigmoid(logits)) - equity(gy)
-                n = torch.bincount(gid).clamp(min=1)
-                r = ((d - (torch.zeros(len(n)).index_add_(0, gid, d) / n)[gid]) ** 2).mean()
-                loss = loss + a.rank_weight * r
-                rank += float(r.detach())
+                extra_loss, r = group_loss(model, groups, epoch, step, loss_fn, a.rank_weight)
+                loss = loss + extra_loss
+                rank += r
             loss.backward()
             opt.step()
         sched.step()

@@ -28,6 +28,13 @@ from tavli.classnets import position_classes  # noqa: E402
 from tavli.selfplay import self_play_data  # noqa: E402
 
 
+def gnubg_values(rows: np.ndarray) -> np.ndarray:
+    """gnubg-nn 0-ply's (win, win g, win bg, lose g, lose bg) for the side to move in each row."""
+    import gnubg_nn
+
+    return np.array([gnubg_nn.probabilities(gnubg_board(r), 0) for r in rows], np.float32)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--from", dest="source", required=True, help="a tavli.supervised work directory")
@@ -36,8 +43,6 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=77)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    import gnubg_nn
-
     os.makedirs(a.work, exist_ok=True)
     rows = np.load(f"{a.source}/positions.npy")
     if a.add_games:
@@ -52,8 +57,7 @@ def main() -> None:
     for name, labels, x in sets:
         t0 = time.time()
         np.save(f"{a.work}/{name}.npy", x)
-        np.save(f"{a.work}/{labels}_00000.npy",
-                np.array([gnubg_nn.probabilities(gnubg_board(r), 0) for r in x], np.float32))
+        np.save(f"{a.work}/{labels}_00000.npy", gnubg_values(x))
         print(f"{name}: {len(x)} rows labelled in {time.time() - t0:.0f} s", flush=True)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import tavli  # noqa: E402
 from tavli.classnets import ClassNets, position_classes  # noqa: E402
 from tavli.supervised import label_positions  # noqa: E402
@@ -60,10 +61,9 @@ def main(argv: list[str] | None = None) -> None:
         rows, dice, counts, succ = rows[:a.keep], dice[:a.keep], counts[:a.keep], succ[:int(counts[:a.keep].sum())]
     t0 = time.time()
     if a.gnubg:
-        import gnubg_nn
-        from gnubg_decisions import gnubg_board
+        from gnubg_labels import gnubg_values
 
-        lab = np.array([gnubg_nn.probabilities(gnubg_board(r), 0) for r in succ], np.float32)
+        lab = gnubg_values(succ)
     else:
         labeller = ClassNets(tavli.nn.shipped("backgammon"))
         lab = np.concatenate([label_positions(succ[i:i + a.chunk], "backgammon", labeller, plies=a.plies,

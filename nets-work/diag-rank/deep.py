@@ -4,9 +4,10 @@ imitation loss on groups-test.npz (imitation.py).
 OUT.pt (torch.save of the model) is what deep_player.py plays against gnubg."""
 import sys, time
 import numpy as np, torch
-sys.path.insert(0, "python"); sys.path.insert(0, "tools"); sys.path.insert(0, "nets-work/diag-rank")
+sys.path.insert(0, "python"); sys.path.insert(0, "tools"); sys.path.insert(0, "bench"); sys.path.insert(0, "nets-work/diag-rank")
 from tavli.supervised import net_inputs
-from fit_adam import Groups, equity, labelled
+from fit_adam import Groups, group_loss, labelled
+from gnubg_decisions import gnubg_equity
 from imitation import loss as imitation
 
 work, enc, layers, epochs, rankw = sys.argv[1], sys.argv[2], [int(v) for v in sys.argv[3].split(",")], int(sys.argv[4]), float(sys.argv[5])
@@ -28,16 +29,12 @@ for ep in range(epochs):
     t0 = time.time(); order = torch.randperm(len(xt))
     for s in range(steps):
         idx = order[s * 256:(s + 1) * 256]
-        l = bce(model(xt[idx]), yt[idx]) / len(idx)
-        gx, gy, gid = groups.batch(ep, s)
-        lg = model(gx); l = l + bce(lg, gy) / len(gy)
-        d = equity(torch.sigmoid(lg)) - equity(gy); c = torch.bincount(gid).clamp(min=1)
-        l = l + rankw * ((d - (torch.zeros(len(c)).index_add_(0, gid, d) / c)[gid]) ** 2).mean()
+        l = bce(model(xt[idx]), yt[idx]) / len(idx) + group_loss(model, groups, ep, s, bce, rankw)[0]
         opt.zero_grad(); l.backward(); opt.step()
     sched.step()
     with torch.no_grad():
         m = float(((torch.sigmoid(model(xv)) - yv) ** 2).sum(1).mean())
-        im = imitation(equity(torch.sigmoid(model(tx))).numpy(), zt)
+        im = imitation(gnubg_equity(None, torch.sigmoid(model(tx)).T).numpy(), zt)
     print(f"epoch {ep + 1}: mse {m:.6f} imitation {im[0]:.2f} ± {im[1]:.2f} mp ({time.time() - t0:.0f}s)", flush=True)
 if len(sys.argv) > 6:
     torch.save({"encoding": enc, "model": model}, sys.argv[6])

@@ -13,9 +13,9 @@ sys.path.insert(0, "python"); sys.path.insert(0, "bench")
 import tavli
 from tavli.classnets import ClassNets, position_classes
 from tavli.supervised import net_inputs
-from strength import HEADER, _gnubg_board, line, summarize
+from gnubg_decisions import gnubg_equity
+from strength import HEADER, gnubg_game, line, pair_dice, summarize
 
-W = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 MODEL = torch.load(sys.argv[1], weights_only=False)
 EXACT = ClassNets(tavli.nn.shipped("backgammon"))
 
@@ -39,41 +39,19 @@ def choose(board, plays):
             with torch.no_grad():
                 p = torch.sigmoid(MODEL["model"](torch.from_numpy(net_inputs(rows[~exact], "backgammon",
                                                                              MODEL["encoding"])))).numpy()
-            eq[~exact] = p @ W - 1
+            eq[~exact] = gnubg_equity(None, p.T)
         if exact.any():
-            eq[exact] = tavli.evaluate_batch(rows[exact], "backgammon", evaluator=EXACT)[:, :5] @ W - 1
+            eq[exact] = gnubg_equity(None, tavli.evaluate_batch(rows[exact], "backgammon", evaluator=EXACT)[:, :5].T)
         values[live] = -eq
     return plays[int(np.argmax(values))]
-
-
-def game(gnubg, seat, dice):
-    board = tavli.Board("backgammon")
-    for turn, (d1, d2) in enumerate(dice):
-        if board.is_game_over():
-            break
-        plays = board.legal_plays((d1, d2))
-        if len(plays) == 1:
-            play = plays[0]
-        elif turn % 2 == seat:
-            play = choose(board, plays)
-        else:
-            _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, n=0, b=1)
-            play = next(p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key)
-        board.push(play)
-    o = board.outcome()
-    return o.points if o.winner == seat else -o.points
 
 
 def pair(k_seed):
     import gnubg_nn as gnubg
     torch.set_num_threads(1)
     k, seed = k_seed
-    rng = np.random.default_rng([seed, k])
-    opening = rng.integers(1, 7, size=2)
-    while opening[0] == opening[1]:
-        opening = rng.integers(1, 7, size=2)
-    dice = [(int(opening[0]), int(opening[1]))] + [tuple(int(x) for x in rng.integers(1, 7, size=2)) for _ in range(600)]
-    return game(gnubg, 0, dice), game(gnubg, 1, dice)
+    dice = pair_dice(seed, k)
+    return (gnubg_game(gnubg, None, 0, dice, choose=choose), gnubg_game(gnubg, None, 1, dice, choose=choose))
 
 
 if __name__ == "__main__":

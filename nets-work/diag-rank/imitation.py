@@ -3,16 +3,15 @@ decision, the equity (by the labels) given up by the play the model ranks first,
     python nets-work/diag-rank/imitation.py NET.tnet ...     (tavli nets, alone, no class nets)"""
 import sys
 import numpy as np
-sys.path.insert(0, "python")
+sys.path.insert(0, "python"); sys.path.insert(0, "bench")
 import tavli
+from gnubg_decisions import gnubg_equity
 from tavli.nn import Net
-
-W = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
 def loss(pred_eq: np.ndarray, z) -> tuple[float, float]:
     """pred_eq: the model's equity of each successor for the side to move in it (the opponent)."""
-    lab_eq = z["lab"] @ W - 1
+    lab_eq = gnubg_equity(None, z["lab"].T)
     offs = np.concatenate([[0], np.cumsum(z["counts"])])
     out = []
     for g in np.flatnonzero(z["counts"] >= 2):
@@ -27,4 +26,4 @@ if __name__ == "__main__":
     z = np.load("nets-work/diag-rank/groups-test.npz")
     for path in sys.argv[1:]:
         p = tavli.evaluate_batch(z["succ"], "backgammon", evaluator=Net.load(path))[:, :5]
-        print(path, "%.2f ± %.2f mp" % loss(p @ W - 1, z))
+        print(path, "%.2f ± %.2f mp" % loss(gnubg_equity(None, p.T), z))
