@@ -233,6 +233,59 @@ def test_expert2_escapes_prime_home_back_timing():
     assert u[7 + 1] == pytest.approx(1.0)    # their checkers have nothing of mine made ahead
 
 
+def expert3_units(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x = S.net_inputs(r[None], BG, "expert3")[0]
+    assert x.shape == (239,)
+    np.testing.assert_array_equal(x[:219], S.net_inputs(r[None], BG, "expert2")[0])
+    return x[219:229], x[229:239]  # mover's ten units, then the opponent's
+
+
+def spread_of(checkers: dict[int, int]) -> float:
+    return float(np.std(np.repeat(list(checkers), list(checkers.values())))) / 12
+
+
+def test_expert3_containment_escapes_contact_entering():
+    # My six-point prime on r 17..22 (their r 6..1) and a point on r 10 (their r 13); their one
+    # checker on the bar and a point on their r 12 (my r 11).
+    me, op = expert3_units(row({10: 3, 17: 2, 18: 2, 19: 2, 20: 2, 21: 2, 22: 2}, {12: 2}, op_bar=1))
+    # Nothing behind my prime escapes it: full containment.
+    assert me[0] == 1 and me[1] == 1
+    # Their point on my r 11 holds my checkers on r 10 only against 1-1 (35 rolls); nothing of
+    # theirs stands ahead of my r 17.
+    assert me[2] == pytest.approx((3 * 35 + 2 * 36) / (5 * 36))
+    # Their checker on the bar: all mine must reach r 25 to pass it.
+    assert me[3] == pytest.approx((3 * 15 + 2 * (8 + 7 + 6 + 5 + 4 + 3)) / 167)
+    assert me[4] == 0 and me[5] == 0                    # no free pips; I am not on the bar
+    assert me[6] == pytest.approx(11 / 12) and me[7] == pytest.approx(11 / 12)  # my point r 10
+    assert me[8] == 0                                   # no anchor in their home board
+    assert me[9] == pytest.approx(spread_of({10: 3, 17: 2, 18: 2, 19: 2, 20: 2, 21: 2, 22: 2}))
+    # Their point holds my r 10 checkers somewhat, not fully.
+    assert 0 < op[0] < 1 and op[1] == pytest.approx(op[0] ** 2)
+    # Their bar checker cannot pass the prime (0 rolls); their r 12 pair passes my r 10 (their
+    # r 13) with all but 1-1.
+    assert op[2] == pytest.approx((0 + 2 * 35) / (3 * 36))
+    # My rearmost checker is their r 13: the bar checker has 15 pips to pass it, the pair 2 each.
+    assert op[3] == pytest.approx((15 + 2 * 2) / 167)
+    assert op[5] == pytest.approx(25 / 36)              # five of my home points closed
+    assert op[6] == 0 and op[7] == 0 and op[8] == 0
+    assert op[9] == pytest.approx(spread_of({-1: 1, 12: 2}))
+
+
+def test_expert3_anchors_and_free_pips():
+    me, op = expert3_units(row({0: 2, 3: 2, 8: 2, 23: 9}, {19: 3, 22: 2}))
+    assert me[6] == pytest.approx(1 / 12)               # rear anchor r 0
+    assert me[7] == pytest.approx(9 / 12)               # forward anchor r 8
+    assert me[8] == pytest.approx(2 / 3)                # r 0 and r 3 in their home board
+    # Their rearmost checker is their r 19, my r 4: my r 0 pair is 5 pips from passing it, my
+    # r 3 pair 2 pips; the r 8 and r 23 checkers are past it (2 * 16 + 9 * 1 pips to go).
+    assert me[3] == pytest.approx((2 * 5 + 2 * 2) / 167)
+    assert me[4] == pytest.approx((2 * 16 + 9) / 167)
+    # My rearmost pair is their r 23: all of theirs are behind it.
+    assert op[3] == pytest.approx((3 * 5 + 2 * 2) / 167)
+    assert op[4] == 0
+    assert op[6] == 0 and op[8] == 0                    # no point of theirs in my half
+
+
 def test_the_expert_net_still_loads_and_evaluates():
     net = tavli.nn.shipped(BG)
     assert net.encoding == "expert" and net.inputs == 205

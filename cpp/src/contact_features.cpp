@@ -56,9 +56,12 @@ int pip_loss_sum(const SideState& me, const SideState& them) {
 
 int escapes(const SideState& me, const SideState& them) {
   const int rear = me.bar ? -1 : (me.occ ? __builtin_ctz(me.occ) : kPoints);
-  if (rear >= kPoints) return 0;
+  return rear >= kPoints ? 0 : escapes_from(rear, them);
+}
+
+int escapes_from(int rear, const SideState& them) {
   // In my route index + 1 (bit 0 the bar), 64 bits wide so that no step falls off: their made
-  // points ahead of my rearmost checker.
+  // points ahead of the checker.
   const std::uint64_t blocks = (static_cast<std::uint64_t>(reverse24(made_points(them))) << 1) & ~((2ull << (rear + 1)) - 1);
   if (!blocks) return 36;
   const int last = 63 - __builtin_clzll(blocks);  // the farthest block, in the shifted index

@@ -9,13 +9,14 @@
 #include "tavli/encode_race.h"
 #include "tavli/eval.h"
 #include "tavli/hit_features.h"
+#include "tavli/structure_features.h"
 
 namespace tavli {
 
 Encoding default_encoding(const Rules& rules) { return encoding_from_name(rules.info().facts.encoding); }
 
 bool encoding_fits(Encoding e, const Rules& rules) {
-  return e == default_encoding(rules) || ((e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Race) && rules.contact == Contact::Hit);
+  return e == default_encoding(rules) || ((e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3 || e == Encoding::Race) && rules.contact == Contact::Hit);
 }
 
 Encoding encoding_from_name(const std::string& name) {
@@ -25,7 +26,8 @@ Encoding encoding_from_name(const std::string& name) {
   if (name == "expert") return Encoding::Expert;
   if (name == "race") return Encoding::Race;
   if (name == "expert2") return Encoding::Expert2;
-  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, expert2, race, plakoto, block)");
+  if (name == "expert3") return Encoding::Expert3;
+  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, expert2, expert3, race, plakoto, block)");
 }
 
 const char* encoding_name(Encoding e) {
@@ -36,12 +38,13 @@ const char* encoding_name(Encoding e) {
     case Encoding::Expert: return "expert";
     case Encoding::Race: return "race";
     case Encoding::Expert2: return "expert2";
+    case Encoding::Expert3: return "expert3";
   }
   return "";
 }
 
 int encoding_size(Encoding e, bool with_dice) {
-  const int base = e == Encoding::Block ? 152 : e == Encoding::Expert ? 205 : e == Encoding::Race ? kRaceEncodingSize : e == Encoding::Expert2 ? 219 : 198;
+  const int base = e == Encoding::Block ? 152 : e == Encoding::Expert ? 205 : e == Encoding::Race ? kRaceEncodingSize : e == Encoding::Expert2 ? 219 : e == Encoding::Expert3 ? 219 + 2 * kStructureUnits : 198;
   return base + (with_dice ? 21 : 0);
 }
 
@@ -61,6 +64,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
         case Encoding::Tesauro:
         case Encoding::Expert:
         case Encoding::Expert2:
+        case Encoding::Expert3:
           *o++ = n >= 1;
           *o++ = n >= 2;
           *o++ = n >= 3;
@@ -84,6 +88,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
       case Encoding::Tesauro:
       case Encoding::Expert:
       case Encoding::Expert2:
+      case Encoding::Expert3:
         *o++ = side.bar / 2.0f;
         *o++ = side.off / 15.0f;
         break;
@@ -105,7 +110,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     *o++ = to_move == kWhite;
     *o++ = to_move == kBlack;
   }
-  if (e == Encoding::Expert || e == Encoding::Expert2) {
+  if (e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3) {
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
       *o++ = pip_count(me) / 167.0f;
@@ -114,7 +119,8 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     }
     *o++ = !is_race(pos, rules);  // eval.h: no checker has an opposing one ahead of it
   }
-  if (e == Encoding::Expert2) o = encode_contact_features(pos, o);
+  if (e == Encoding::Expert2 || e == Encoding::Expert3) o = encode_contact_features(pos, o);
+  if (e == Encoding::Expert3) o = encode_structure_features(pos, o);
   if (dice) {
     std::fill(o, o + 21, 0.0f);
     o[roll_index(*dice)] = 1.0f;
@@ -213,7 +219,7 @@ void sparse_points(const SideState& side, int base, SparseOut& o) {
 
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
                   float* value) {
-  if (e == Encoding::Race || e == Encoding::Expert2) {
+  if (e == Encoding::Race || e == Encoding::Expert2 || e == Encoding::Expert3) {
     // No hand-written sparse form for these: the dense units, their non-zeros listed in order
     // (so the sparse forward pass adds exactly the terms the dense one adds).
     thread_local std::vector<float> dense;
@@ -238,7 +244,8 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       case Encoding::Plakoto: sparse_points<Encoding::Plakoto>(side, base, o); break;
       case Encoding::Block: sparse_points<Encoding::Block>(side, base, o); break;
       case Encoding::Race:
-      case Encoding::Expert2: break;  // encoded densely above
+      case Encoding::Expert2:
+      case Encoding::Expert3: break;  // encoded densely above
     }
     const int tail = base + (e == Encoding::Block ? 72 : 96);  // the side's units after its points
     switch (e) {
@@ -259,7 +266,8 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
         break;
       }
       case Encoding::Race:
-      case Encoding::Expert2: break;  // encoded densely above
+      case Encoding::Expert2:
+      case Encoding::Expert3: break;  // encoded densely above
     }
   }
   const int turn = 2 * per_side;

@@ -22,6 +22,8 @@ int pip_loss_sum(const SideState& me, const SideState& them);
 // to four steps). 36 when nothing is made ahead of it; 0 when `me` has no checker on the board
 // or the bar.
 int escapes(const SideState& me, const SideState& them);
+// The same for a checker of `me` standing on r (-1: the bar), whether or not one stands there.
+int escapes_from(int r, const SideState& them);
 
 // The longest run of consecutive points made (2+ checkers) by `s`.
 int longest_prime(const SideState& s);

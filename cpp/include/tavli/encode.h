@@ -23,6 +23,12 @@
 //               rearmost checker / 36, expected pips lost to a hit (pip_loss_sum / 36) / 24,
 //               longest prime / 6, home points made / 6, back checkers / 15, timing pips / 100.
 //               Its first 205 units are "expert"'s, so an "expert" net widens to it unchanged.
+//   "expert3" (the hitting games; 239 units): "expert2"'s 219, then per side (mover, opponent),
+//               structure_features.h: containment of the other side's back checkers / 36 and its
+//               square, mean escapes of the checkers outside home / 36, pips to break contact / 167,
+//               free pips / 167, chance of staying on the bar (closed entry points^2 / 36, 0 when
+//               none is on the bar), rear and forward anchor (r + 1) / 12 (0: none), anchors in the
+//               other side's home / 3, spread of the route index / 12. Widens from "expert2".
 //   "race" (the hitting games' race net; 224 units): encode_race.h.
 // With the roll, 21 more units: a one-hot of the roll among the 21 (index as in all_rolls(): 1-1,
 // 2-1, 2-2, 3-1, ..., 6-6), for encodings of a position after the roll.
@@ -34,7 +40,7 @@
 
 namespace tavli {
 
-enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2 };
+enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2, Expert3 };
 
 Encoding default_encoding(const Rules& rules);
 // Whether `e` can encode the rules' positions: the default one, or "expert" for the hitting games.
