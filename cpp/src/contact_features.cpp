@@ -6,32 +6,24 @@
 namespace tavli {
 namespace {
 
-// The points a checker (or each checker of a set: the bits of `from`) can reach with the roll
-// (a, b): one die, or both through an open point; a double up to four steps, each landing open.
-template <typename Mask>
-Mask reach_with_roll(Mask from, Mask open, int a, int b) {
-  if (a == b) {
-    Mask reach = 0, at = from;
-    for (int k = 0; k < 4 && at; ++k) reach |= at = (at << a) & open;
-    return reach;
-  }
-  const Mask via_a = (from << a) & open, via_b = (from << b) & open;
-  return via_a | via_b | (((via_a << b) | (via_b << a)) & open);
-}
-
 // The blots of `me` (as bits of `them`'s route index + 1; bit 0 their bar) that `them` can reach
 // with roll (a, b): directly with one die, or through open points (a double: up to four steps).
 template <typename F>
 void for_each_roll_targets(const SideState& me, const SideState& them, F&& f) {
   constexpr std::uint32_t kOnBoard = kBoardMask << 1;
   const std::uint32_t targets = reverse24(blot_points(me)) << 1;
+  if (!targets) return;  // no blot: no roll hits
   const std::uint32_t open = ~(reverse24(made_points(me)) << 1) & kOnBoard;
   const std::uint32_t from = (them.occ << 1) | (them.bar ? 1u : 0u);
-  for (int a = 1; a <= 6; ++a)
-    for (int b = a; b <= 6; ++b) {
-      const std::uint32_t reach = targets ? reach_with_roll(from, open, a, b) : 0u;
-      f(reach & targets, a == b ? 1 : 2);
-    }
+  std::uint32_t via[7];  // where one die d lands
+  for (int d = 1; d <= 6; ++d) via[d] = (from << d) & open;
+  for (int a = 1; a <= 6; ++a) {
+    std::uint32_t reach = 0;
+    for (std::uint32_t at = via[a], k = 0; k < 4 && at; ++k) reach |= at, at = (at << a) & open;
+    f(reach & targets, 1);
+    for (int b = a + 1; b <= 6; ++b)
+      f((via[a] | via[b] | (((via[a] << b) | (via[b] << a)) & open)) & targets, 2);
+  }
 }
 
 }  // namespace
@@ -39,7 +31,7 @@ void for_each_roll_targets(const SideState& me, const SideState& them, F&& f) {
 int double_shots(const SideState& me, const SideState& them) {
   int count = 0;
   for_each_roll_targets(me, them, [&](std::uint32_t hit, int w) {
-    if (__builtin_popcount(hit) >= 2) count += w;
+    if (hit & (hit - 1)) count += w;  // two or more blots
   });
   return count;
 }
@@ -59,19 +51,51 @@ int escapes(const SideState& me, const SideState& them) {
   return rear >= kPoints ? 0 : escapes_from(rear, them);
 }
 
-int escapes_from(int rear, const SideState& them) {
-  // In my route index + 1 (bit 0 the bar), 64 bits wide so that no step falls off: their made
-  // points ahead of the checker.
-  const std::uint64_t blocks = (static_cast<std::uint64_t>(reverse24(made_points(them))) << 1) & ~((2ull << (rear + 1)) - 1);
-  if (!blocks) return 36;
-  const int last = 63 - __builtin_clzll(blocks);  // the farthest block, in the shifted index
-  const std::uint64_t open = ~blocks, start = 1ull << (rear + 1), beyond = ~((2ull << last) - 1);
-  int count = 0;
-  for (int a = 1; a <= 6; ++a)
-    for (int b = a; b <= 6; ++b) {
-      if (reach_with_roll(start, open, a, b) & beyond) count += a == b ? 1 : 2;
+namespace {
+// Non-double rolls (each counted twice) that carry a checker past every block ahead of it, by the
+// blocks 1..10 pips ahead (bit k - 1 = a block k pips ahead), for blocks no farther than 10 pips
+// (a non-double moves at most 11): the roll (a, b) escapes iff a + b passes the farthest block and
+// a or b lands open (a die that passes it alone lands open too).
+struct NonDoubleEscapes {
+  std::uint8_t count[1024];
+  constexpr NonDoubleEscapes() : count() {
+    for (int m = 1; m < 1024; ++m) {
+      int last = 0;
+      for (int k = 1; k <= 10; ++k)
+        if (m >> (k - 1) & 1) last = k;
+      int c = 0;
+      for (int a = 2; a <= 6; ++a)
+        for (int b = 1; b < a; ++b)
+          if (a + b > last && (!(m >> (a - 1) & 1) || !(m >> (b - 1) & 1))) c += 2;
+      count[m] = static_cast<std::uint8_t>(c);
     }
+  }
+};
+constexpr NonDoubleEscapes kNonDoubleEscapes;
+
+// Bits d, 2d, 3d and 4d: a double's landings, in pips ahead.
+constexpr std::uint64_t kMultiples[7] = {0, 0x1Eull, 0x154ull, 0x1248ull, 0x11110ull, 0x108420ull, 0x1041040ull};
+}  // namespace
+
+int escapes_ahead(std::uint64_t ahead) {
+  const std::uint64_t rel = ahead & ~1ull;
+  if (!rel) return 36;
+  const int last = 63 - __builtin_clzll(rel);  // the farthest block, in pips
+  if (last >= 24) return 0;                    // beyond any roll (6-6 moves 24 pips)
+  int count = last <= 10 ? kNonDoubleEscapes.count[(rel >> 1) & 1023u] : 0;
+  // A double d moves on while it lands open, up to four steps: it escapes if its last open
+  // landing passes the farthest block. Its first blocked landing is the lowest block among the
+  // multiples d, 2d, 3d, 4d (a sentinel bit at 5d when none is).
+  for (int d = 1; d <= 6; ++d) {
+    const std::uint64_t steps = rel & kMultiples[d];
+    const int first_blocked = __builtin_ctzll(steps | (1ull << (5 * d)));
+    count += first_blocked - d > last;
+  }
   return count;
+}
+
+int escapes_from(int rear, const SideState& them) {
+  return escapes_ahead(blocks_ahead_mask(them) >> (rear + 1));
 }
 
 int longest_prime(const SideState& s) {
@@ -84,7 +108,7 @@ int longest_prime(const SideState& s) {
   return longest;
 }
 
-int home_points_made(const SideState& s) { return __builtin_popcount(made_points(s) & kHomeMask); }
+int home_points_made(const SideState& s) { return popcount(made_points(s) & kHomeMask); }
 
 int back_checkers(const SideState& s) {
   int n = s.bar;
@@ -101,9 +125,15 @@ int timing_pips(const SideState& s) {
 float* encode_contact_features(const Position& pos, float* o) {
   for (int s = 0; s < 2; ++s) {
     const SideState &me = pos.side[s], &them = pos.side[1 - s];
-    *o++ = double_shots(me, them) / 36.0f;
+    // double_shots() and pip_loss_sum() in one walk over the rolls.
+    int doubles = 0, loss = 0;
+    for_each_roll_targets(me, them, [&](std::uint32_t hit, int w) {
+      if (hit & (hit - 1)) doubles += w;  // two or more blots
+      if (hit) loss += w * (25 - __builtin_ctz(hit));
+    });
+    *o++ = doubles / 36.0f;
     *o++ = escapes(me, them) / 36.0f;
-    *o++ = pip_loss_sum(me, them) / (36.0f * 24.0f);
+    *o++ = loss / (36.0f * 24.0f);
     *o++ = longest_prime(me) / 6.0f;
     *o++ = home_points_made(me) / 6.0f;
     *o++ = back_checkers(me) / 15.0f;

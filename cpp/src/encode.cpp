@@ -219,8 +219,8 @@ void sparse_points(const SideState& side, int base, SparseOut& o) {
 
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
                   float* value) {
-  if (e == Encoding::Race || e == Encoding::Expert2 || e == Encoding::Expert3) {
-    // No hand-written sparse form for these: the dense units, their non-zeros listed in order
+  if (e == Encoding::Race) {
+    // No hand-written sparse form for it: the dense units, their non-zeros listed in order
     // (so the sparse forward pass adds exactly the terms the dense one adds).
     thread_local std::vector<float> dense;
     dense.resize(static_cast<std::size_t>(encoding_size(e, false)));
@@ -240,17 +240,19 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
     const int base = s * per_side;
     switch (e) {
       case Encoding::Tesauro: sparse_points<Encoding::Tesauro>(side, base, o); break;
-      case Encoding::Expert: sparse_points<Encoding::Expert>(side, base, o); break;
+      case Encoding::Expert:
+      case Encoding::Expert2:
+      case Encoding::Expert3: sparse_points<Encoding::Expert>(side, base, o); break;
       case Encoding::Plakoto: sparse_points<Encoding::Plakoto>(side, base, o); break;
       case Encoding::Block: sparse_points<Encoding::Block>(side, base, o); break;
-      case Encoding::Race:
-      case Encoding::Expert2:
-      case Encoding::Expert3: break;  // encoded densely above
+      case Encoding::Race: break;  // encoded densely above
     }
     const int tail = base + (e == Encoding::Block ? 72 : 96);  // the side's units after its points
     switch (e) {
       case Encoding::Tesauro:
       case Encoding::Expert:
+      case Encoding::Expert2:
+      case Encoding::Expert3:
         if (side.bar) o.put(tail, kBarUnit[side.bar]);
         if (side.off) o.put(tail + 1, kOffUnit[side.off]);
         break;
@@ -265,14 +267,12 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
         if (side.flags & SideState::kFirstTurn) o.put(tail + 2, 1.0f);
         break;
       }
-      case Encoding::Race:
-      case Encoding::Expert2:
-      case Encoding::Expert3: break;  // encoded densely above
+      case Encoding::Race: break;  // encoded densely above
     }
   }
   const int turn = 2 * per_side;
   o.put(to_move == kWhite ? turn : turn + 1, 1.0f);
-  if (e == Encoding::Expert) {
+  if (e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3) {
     int u = turn + 2;
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
@@ -281,6 +281,14 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       o.put(u++, kPrimeUnit[trapping_prime(me, them)]);
     }
     if (!is_race(pos, rules)) o.put(u, 1.0f);
+    if (e != Encoding::Expert) {
+      // The later encodings' units after "expert"'s 205, by encode()'s own functions; the zeros
+      // left out.
+      float extra[14 + 2 * kStructureUnits];
+      float* end = encode_contact_features(pos, extra);
+      if (e == Encoding::Expert3) end = encode_structure_features(pos, end);
+      for (int k = 0; k < end - extra; ++k) o.put_if(extra[k] != 0.0f, 205 + k, extra[k]);
+    }
   }
   return o.n;
 }

@@ -9,21 +9,24 @@
 namespace tavli {
 
 int containment(const SideState& blocker, const SideState& runner) {
+  (void)runner;  // the starting points are taken whether or not a checker of runner stands there
+  const std::uint64_t blocks = blocks_ahead_mask(blocker);
   int fewest = 36;
   for (int r = -1; r <= 9 && fewest > 0; ++r) {
-    const int e = escapes_from(r, blocker);
+    const int e = escapes_ahead(blocks >> (r + 1));
     if (e < fewest) fewest = e;
   }
   return 36 - fewest;
 }
 
 int escape_sum(const SideState& me, const SideState& them, int* checkers) {
-  int sum = me.bar * escapes_from(-1, them), count = me.bar;
-  for (int r = 0; r < 18; ++r)
-    if (me.n[r]) {
-      sum += me.n[r] * escapes_from(r, them);
-      count += me.n[r];
-    }
+  const std::uint64_t blocks = blocks_ahead_mask(them);
+  int sum = me.bar ? me.bar * escapes_ahead(blocks) : 0, count = me.bar;
+  for (std::uint32_t m = me.occ & 0x3FFFFu; m; m &= m - 1) {  // occupied points r < 18
+    const int r = __builtin_ctz(m);
+    sum += me.n[r] * escapes_ahead(blocks >> (r + 1));
+    count += me.n[r];
+  }
   *checkers = count;
   return sum;
 }
@@ -53,7 +56,7 @@ int free_pips(const SideState& me, const SideState& them) {
   return pips;
 }
 
-int closed_entry_points(const SideState& them) { return __builtin_popcount(made_points(them) & kHomeMask); }
+int closed_entry_points(const SideState& them) { return popcount(made_points(them) & kHomeMask); }
 
 int rear_anchor(const SideState& me) {
   const std::uint32_t m = made_points(me) & 0xFFFu;
@@ -65,7 +68,7 @@ int forward_anchor(const SideState& me) {
   return m ? 31 - __builtin_clz(m) : -1;
 }
 
-int home_anchors(const SideState& me) { return __builtin_popcount(made_points(me) & 0x3Fu); }
+int home_anchors(const SideState& me) { return popcount(made_points(me) & 0x3Fu); }
 
 float spread(const SideState& me) {
   int count = me.bar, sum = -me.bar, sq = me.bar;

@@ -5,7 +5,9 @@
 // ignore that checkers on the bar must enter first and that a hit may be forced to a worse play.
 #pragma once
 
+#include "tavli/hit_features.h"
 #include "tavli/position.h"
+#include "tavli/types.h"
 
 namespace tavli {
 
@@ -24,6 +26,13 @@ int pip_loss_sum(const SideState& me, const SideState& them);
 int escapes(const SideState& me, const SideState& them);
 // The same for a checker of `me` standing on r (-1: the bar), whether or not one stands there.
 int escapes_from(int r, const SideState& them);
+// `them`'s made points in `me`'s route index + 1 (bit 0 the bar, bit r + 1 my point r), 64 bits
+// wide; shifted right by r + 1, bit k is a block k pips ahead of my point r.
+inline std::uint64_t blocks_ahead_mask(const SideState& them) {
+  return static_cast<std::uint64_t>(reverse24(made_points(them))) << 1;
+}
+// escapes_from() for the blocks ahead of a checker (bit k: a block k pips ahead; bit 0 ignored).
+int escapes_ahead(std::uint64_t ahead);
 
 // The longest run of consecutive points made (2+ checkers) by `s`.
 int longest_prime(const SideState& s);
