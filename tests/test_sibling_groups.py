@@ -80,3 +80,20 @@ def test_class_keeps_one_class(work, tmp_path):
     z = run(work, tmp_path / "c.npz", "--class", want)
     assert len(z["rows"]) == min(30, int((cls == want).sum())) > 0
     assert (position_classes(z["rows"], "backgammon") == want).all()
+
+
+def test_label_contact_labels_with_the_given_net(work, tmp_path):
+    # At 0 plies a label is the labeller's own evaluation of the play (the bear-off classes by
+    # the exact databases): a random net's labels are its outputs, not the shipped net's.
+    net = tavli.nn.Net("backgammon", 16, seed=5, encoding="expert3")
+    net.save(tmp_path / "random.tnet")
+    shipped = run(work, tmp_path / "s.npz")
+    other = run(work, tmp_path / "o.npz", "--label-contact", str(tmp_path / "random.tnet"))
+    assert (other["succ"] == shipped["succ"]).all()
+    from tavli.classnets import position_classes
+
+    contact = position_classes(other["succ"], "backgammon") == "contact"
+    assert contact.sum() > 20
+    want = net.evaluate_positions(other["succ"][contact], "backgammon")
+    np.testing.assert_allclose(other["lab"][contact], want[:, :5], atol=1e-6)
+    assert not np.allclose(other["lab"][contact], shipped["lab"][contact], atol=1e-3)

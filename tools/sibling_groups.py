@@ -1,7 +1,7 @@
 """Experiment tool: sibling groups for `tools/fit_adam.py --groups`. For N decisions (positions of a
 `python -m tavli.supervised` work directory, each with a seeded roll), every distinct play's
 resulting position (the other side to move), labelled by the shipped net's own search at --plies
-(what a shipped net may learn from) or, with --gnubg, by GNU Backgammon's 0-ply (PyPI gnubg-nn:
+(what a shipped net may learn from; --label-contact/--label-race/--label-crashed: other class nets) or, with --gnubg, by GNU Backgammon's 0-ply (PyPI gnubg-nn:
 a yardstick for how well a learner imitates a good evaluator, never a shipped net's labels).
 --class C keeps only the positions of one class (tavli.classnets.position_classes).
 --test draws from the work directory's held-out tenth instead, with the next seed. --keep K labels
@@ -37,6 +37,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--work", required=True, help="a tavli.supervised work directory (its positions.npy)")
     ap.add_argument("--decisions", type=int, required=True)
     ap.add_argument("--plies", type=int, default=2, help="the shipped nets' search depth for the labels")
+    ap.add_argument("--label-contact", help="label with this contact net (and it serves every class without "
+                    "a net of its own) instead of the shipped net")
+    ap.add_argument("--label-race", help="... and this race net")
+    ap.add_argument("--label-crashed", help="... and this crashed net")
     ap.add_argument("--gnubg", action="store_true", help="label by gnubg-nn 0-ply instead (a yardstick)")
     ap.add_argument("--class", dest="cls", help="only positions of this class (contact, crashed, race, ...)")
     ap.add_argument("--test", action="store_true", help="decisions from the held-out tenth")
@@ -65,7 +69,9 @@ def main(argv: list[str] | None = None) -> None:
 
         lab = gnubg_values(succ)
     else:
-        labeller = ClassNets(tavli.nn.shipped("backgammon"))
+        net = lambda path: tavli.nn.Net.load(path) if path else None  # noqa: E731
+        labeller = ClassNets(net(a.label_contact) or tavli.nn.shipped("backgammon"), net(a.label_race),
+                             net(a.label_crashed))
         lab = np.concatenate([label_positions(succ[i:i + a.chunk], "backgammon", labeller, plies=a.plies,
                                               threads=a.threads) for i in range(0, len(succ), a.chunk)])
     print(f"{len(rows)} decisions, {int((counts >= 2).sum())} with two or more plays, {len(succ)} plays "
