@@ -81,6 +81,21 @@ def test_eval_distinct(benchmark, distinct):
     record_median(f"shipped net, {len(rows)} distinct positions", benchmark, len(rows), "positions")
 
 
+@pytest.mark.parametrize("encoding", ["expert", "expert2", "expert3"])
+def test_eval_distinct_by_encoding(benchmark, distinct, encoding):
+    """What richer inputs cost: a 128-unit net (seeded random weights: the work does not depend on
+    their values) on each hitting-game encoding, the same distinct positions; ratios to "expert"
+    (the shipped net's encoding) in the same session."""
+    rows = distinct[0]
+    net = nn.Net("backgammon", 128, seed=1, encoding=encoding)
+    net.evaluate_positions(rows[:10], "backgammon")
+    benchmark.pedantic(net.evaluate_positions, args=(rows, "backgammon"), rounds=7, iterations=1, warmup_rounds=1)
+    record_median(f"{encoding} net (128 units), distinct positions", benchmark, len(rows), "positions")
+    if encoding != "expert":
+        ratio(f"{encoding} net speed / expert net's", f"{encoding} net (128 units), distinct positions",
+              "expert net (128 units), distinct positions")
+
+
 def test_eval_siblings_best_case(benchmark, distinct):
     groups = distinct[1]
     net = nn.shipped("backgammon")

@@ -3,7 +3,9 @@ labels of a `python -m tavli.supervised` work directory with Adam in minibatches
 supervised.h's per-example SGD, and write it as a TAVLINET file. Same split as tavli.supervised
 (the first tenth of the self-play rows held out, candidates train only), same loss (cross-entropy
 of each sigmoid output), same one-hidden-layer shape. Also reports the mean squared error against a
-second work directory's labels (--test, e.g. 2-ply labels of other positions).
+second work directory's labels (--test, e.g. 2-ply labels of other positions). --work may be given
+several times (e.g. a contact, a crashed and a race directory): their rows are fitted together,
+each directory's first tenth held out.
 
     python tools/fit_adam.py --work nets-work/contact-1ply --init python/tavli/nets/backgammon.tnet \\
         --epochs 12 --lr 3e-4 --threads 2 --out contact.tnet
@@ -87,7 +89,8 @@ def group_loss(model: torch.nn.Module, groups: Groups, epoch: int, step: int, lo
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--work", required=True)
+    ap.add_argument("--work", required=True, action="append",
+                    help="a work directory (repeatable: their rows together, each one's tenth held out)")
     ap.add_argument("--test", help="another work directory whose labelled rows are a test set")
     ap.add_argument("--encoding", default="expert")
     ap.add_argument("--hidden", type=int, default=128)
@@ -105,13 +108,15 @@ def main() -> None:
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
 
-    x, y, held = labelled(a.work, a.encoding)
-    xv, yv, xt, yt = x[:held], y[:held], x[held:], y[held:]
+    parts = [labelled(w, a.encoding) for w in a.work]  # each directory's held-out tenth kept apart
+    xv, yv = np.concatenate([x[:h] for x, _, h in parts]), np.concatenate([y[:h] for _, y, h in parts])
+    xt, yt = np.concatenate([x[h:] for x, _, h in parts]), np.concatenate([y[h:] for _, y, h in parts])
+    del parts
     tests = [(torch.from_numpy(xv), torch.from_numpy(yv))]
     if a.test:
         tx, ty, _ = labelled(a.test, a.encoding)
         tests.append((torch.from_numpy(tx), torch.from_numpy(ty)))
-    inputs = x.shape[1]
+    inputs = xv.shape[1]
     l1, l2 = torch.nn.Linear(inputs, a.hidden), torch.nn.Linear(a.hidden, 5)
     if a.init:
         start = Net.load(a.init)
