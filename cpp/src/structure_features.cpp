@@ -8,8 +8,7 @@
 
 namespace tavli {
 
-int containment(const SideState& blocker, const SideState& runner) {
-  (void)runner;  // the starting points are taken whether or not a checker of runner stands there
+int containment(const SideState& blocker) {
   const std::uint64_t blocks = blocks_ahead_mask(blocker);
   int fewest = 36;
   for (int r = -1; r <= 9 && fewest > 0; ++r) {
@@ -86,7 +85,7 @@ float spread(const SideState& me) {
 float* encode_structure_features(const Position& pos, float* o) {
   for (int s = 0; s < 2; ++s) {
     const SideState &me = pos.side[s], &them = pos.side[1 - s];
-    const float contain = containment(me, them) / 36.0f;
+    const float contain = containment(me) / 36.0f;
     *o++ = contain;
     *o++ = contain * contain;
     int checkers = 0;

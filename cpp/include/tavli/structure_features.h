@@ -9,11 +9,11 @@
 
 namespace tavli {
 
-// How well `blocker`'s made points hold a checker of `runner` anywhere in runner's first ten
-// points (r = -1..9, the bar included, whether or not a checker stands there): 36 minus the
-// fewest rolls, over those starting points, that let a checker escape past every point of
+// How well `blocker`'s made points hold a checker of the other side anywhere in that side's first
+// ten points (its r = -1..9, the bar included, whether or not a checker stands there): 36 minus
+// the fewest rolls, over those starting points, that let a checker escape past every point of
 // blocker ahead of it (contact_features.h escapes_from). 0 when nothing is made ahead of them.
-int containment(const SideState& blocker, const SideState& runner);
+int containment(const SideState& blocker);
 
 // The mean, over `me`'s checkers outside its home board (r < 18, the bar included), of the rolls
 // that let the checker pass every point `them` has made ahead of it, times 36 * checkers: the
