@@ -435,3 +435,53 @@ def test_rollout_labels_with_variance_reduction_are_the_luck_adjusted_rollouts(t
     np.testing.assert_array_equal(np.load(tmp_path / "labels_00000.npy"),
                                   S.label_positions(positions, BG, labeller, rollout_trials=2, variance_reduction=True,
                                                     seed=2, first_row=0))
+
+
+def reference_escapes(start: int, blocks: set[int]) -> int:
+    """Rolls of 36 that carry a checker on `start` (-1: the bar) past every point in `blocks` ahead
+    of it, by walking each roll's dice: one die or both in either order (doubles up to four
+    steps), every landing on an open point."""
+    ahead = [b for b in blocks if b > start]
+    if not ahead:
+        return 36
+    last = max(ahead)
+    count = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            steps = [a] * 4 if a == b else None
+            if steps:
+                at, ok = start, False
+                for d in steps:
+                    at += d
+                    if at in blocks:
+                        break
+                    ok = ok or at > last
+                count += ok
+            else:
+                ok = False
+                for first, second in ((a, b), (b, a)):
+                    mid = start + first
+                    if mid in blocks:
+                        continue
+                    ok = ok or mid > last or (start + a + b > last)
+                count += ok
+    return count
+
+
+def test_escape_units_match_a_walk_over_the_rolls():
+    # The rearmost checker's escapes (expert2) and the escape mean (expert3) against the walk
+    # above, on the positions of seeded random games (both sides of each).
+    rows, _ = tavli.random_positions(BG, 400, seed=21)
+    x = S.net_inputs(rows, BG, "expert3")
+    assert len(np.unique(x[:, 206])) > 20  # many different escape counts, not all 36
+    for r, u in zip(rows, x):
+        for s, (me, them) in enumerate(((r[:24], r[24:48]), (r[24:48], r[:24]))):
+            bar = int(r[48 + s])
+            blocks = {23 - k for k in range(24) if them[k] >= 2}
+            points = ([-1] * bar) + [k for k in range(24) for _ in range(int(me[k]))]
+            if not points:
+                continue
+            assert u[205 + 7 * s + 1] == pytest.approx(reference_escapes(min(points), blocks) / 36)
+            outside = [p for p in points if p < 18]
+            mean = np.mean([reference_escapes(p, blocks) for p in outside]) / 36 if outside else 1.0
+            assert u[219 + 10 * s + 2] == pytest.approx(mean, abs=1e-6)
