@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -171,7 +173,12 @@ def main() -> None:
     net.b1 = l1.bias.detach().numpy().copy()
     net.w2 = l2.weight.detach().numpy().copy()
     net.b2 = l2.bias.detach().numpy().copy()
-    print(f"held-out mse by tavli: {error(net, xv, yv):.6f}")
+    held_out = error(net, xv, yv)
+    print(f"held-out mse by tavli: {held_out:.6f}")
+    # The file keeps the command that made it (and the torch version: float sums may differ
+    # across versions and thread counts).
+    net.metadata = json.dumps({"format": "tavli-fit-adam/1", "command": shlex.join(["python", "tools/fit_adam.py", *sys.argv[1:]]),
+                               "held_out_mse": held_out, "torch": torch.__version__})
     net.save(a.out)
 
 
