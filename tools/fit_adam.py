@@ -39,16 +39,25 @@ from tavli.nn import Net  # noqa: E402
 from tavli.supervised import error, net_inputs  # noqa: E402
 
 
+DROPPED: list[int] = []  # --drop-units: input columns held at zero
+
+
+def encoded(rows: np.ndarray, encoding: str) -> np.ndarray:
+    x = net_inputs(rows, "backgammon", encoding)
+    x[:, DROPPED] = 0
+    return x
+
+
 def labelled(work: str, encoding: str) -> tuple[np.ndarray, np.ndarray, int]:
     """The work directory's encoded rows with labels (self-play rows first), and how many are held out."""
     rows = np.load(f"{work}/positions.npy")
     held = max(1, len(rows) // 10)
     y = np.concatenate([np.load(f) for f in sorted(glob.glob(f"{work}/labels_*.npy"))])
-    x = net_inputs(rows[:len(y)], "backgammon", encoding)
+    x = encoded(rows[:len(y)], encoding)
     cand = sorted(glob.glob(f"{work}/candidate_labels_*.npy"))
     if cand:
         cy = np.concatenate([np.load(f) for f in cand])
-        x = np.concatenate([x, net_inputs(np.load(f"{work}/candidates.npy")[:len(cy)], "backgammon", encoding)])
+        x = np.concatenate([x, encoded(np.load(f"{work}/candidates.npy")[:len(cy)], encoding)])
         y = np.concatenate([y, cy])
     return x, y.astype(np.float32), held
 
@@ -59,7 +68,7 @@ class Groups:
     def __init__(self, paths: list[str], encoding: str, steps: int, seed: int) -> None:
         files = [np.load(p) for p in paths]
         self.seed = seed
-        self.x = torch.from_numpy(net_inputs(np.concatenate([z["succ"] for z in files]), "backgammon", encoding))
+        self.x = torch.from_numpy(encoded(np.concatenate([z["succ"] for z in files]), encoding))
         self.y = torch.from_numpy(np.concatenate([z["lab"] for z in files]).astype(np.float32)).clamp(0, 1)
         self.counts = np.concatenate([z["counts"] for z in files])
         self.offsets = np.concatenate([[0], np.cumsum(self.counts)])
@@ -105,8 +114,13 @@ def main() -> None:
     ap.add_argument("--groups", action="append", help="sibling groups (.npz: succ, lab, counts) fitted beside "
                     "the rows; repeat to join several files")
     ap.add_argument("--rank-weight", type=float, default=0.0, help="weight of the groups' relative-equity error")
+    ap.add_argument("--drop-units", default="", help="input units held at zero (e.g. 219:222,229:232): an "
+                    "ablation; widened from --init their weights stay zero, so the net never reads them")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
+    for part in filter(None, a.drop_units.split(",")):
+        lo, _, hi = part.partition(":")
+        DROPPED.extend(range(int(lo), int(hi) if hi else int(lo) + 1))
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
 
