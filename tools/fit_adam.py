@@ -16,8 +16,10 @@ labels) and `counts` (N: plays per decision). Each step then also fits a share o
 same cross-entropy plus --rank-weight x the squared error of each sibling's equity relative to its
 group's mean: what a 0-ply chooser needs right is the order of one roll's plays, not their level.
 
-Measured with it (docs/classnets.md, "Fitted value iteration", "Stop 35: what the learner loses"): no
-gain against gnubg."""
+Measured with it (docs/classnets.md, "Fitted value iteration", "Stop 35", "Stop 36"): 1-ply labels
+alone gain nothing against gnubg; with the sibling groups' 2-ply order and the "expert3" inputs,
+the engine's own labels reach 48.3% of the points against gnubg-nn 0-ply (the shipped net 46.6%).
+--drop-units holds input columns at zero (an ablation: the net never reads them)."""
 
 from __future__ import annotations
 
