@@ -28,23 +28,26 @@ void for_each_roll_targets(const SideState& me, const SideState& them, F&& f) {
 
 }  // namespace
 
-int double_shots(const SideState& me, const SideState& them) {
-  int count = 0;
+namespace {
+// double_shots() and pip_loss_sum() in one walk over the rolls (the encoder wants both).
+struct HitCounts {
+  int double_shots = 0, pip_loss = 0;
+};
+HitCounts hit_counts(const SideState& me, const SideState& them) {
+  HitCounts c;
   for_each_roll_targets(me, them, [&](std::uint32_t hit, int w) {
-    if (hit & (hit - 1)) count += w;  // two or more blots
-  });
-  return count;
-}
-
-int pip_loss_sum(const SideState& me, const SideState& them) {
-  int sum = 0;
-  for_each_roll_targets(me, them, [&](std::uint32_t hit, int w) {
+    if (hit & (hit - 1)) c.double_shots += w;  // two or more blots
     // Bit j of `them`'s index + 1 is my r = 24 - j, which loses r + 1 = 25 - j pips: the lowest
     // bit is my most advanced blot, the worst loss.
-    if (hit) sum += w * (25 - __builtin_ctz(hit));
+    if (hit) c.pip_loss += w * (25 - __builtin_ctz(hit));
   });
-  return sum;
+  return c;
 }
+}  // namespace
+
+int double_shots(const SideState& me, const SideState& them) { return hit_counts(me, them).double_shots; }
+
+int pip_loss_sum(const SideState& me, const SideState& them) { return hit_counts(me, them).pip_loss; }
 
 int escapes(const SideState& me, const SideState& them) {
   const int rear = me.bar ? -1 : (me.occ ? __builtin_ctz(me.occ) : kPoints);
@@ -125,15 +128,10 @@ int timing_pips(const SideState& s) {
 float* encode_contact_features(const Position& pos, float* o) {
   for (int s = 0; s < 2; ++s) {
     const SideState &me = pos.side[s], &them = pos.side[1 - s];
-    // double_shots() and pip_loss_sum() in one walk over the rolls.
-    int doubles = 0, loss = 0;
-    for_each_roll_targets(me, them, [&](std::uint32_t hit, int w) {
-      if (hit & (hit - 1)) doubles += w;  // two or more blots
-      if (hit) loss += w * (25 - __builtin_ctz(hit));
-    });
-    *o++ = doubles / 36.0f;
+    const HitCounts hits = hit_counts(me, them);
+    *o++ = hits.double_shots / 36.0f;
     *o++ = escapes(me, them) / 36.0f;
-    *o++ = loss / (36.0f * 24.0f);
+    *o++ = hits.pip_loss / (36.0f * 24.0f);
     *o++ = longest_prime(me) / 6.0f;
     *o++ = home_points_made(me) / 6.0f;
     *o++ = back_checkers(me) / 15.0f;
