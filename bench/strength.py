@@ -5,6 +5,7 @@ search against 0-ply, and backgammon's net against GNU Backgammon's evaluator.
     python bench/strength.py gnubg     [--games 2000] [--plies 0]
     python bench/strength.py heuristic [--games 1000] [--deep-games 300]
     python bench/strength.py classes   [--games 2000] --race R.tnet [--contact C.tnet] [--crashed X.tnet]
+                                       [--against OLD.tnet] [--variants backgammon portes ...]
     python bench/strength.py racedb    [--games 2000] [--points 8]
 
 Every pairing is played in mirrored pairs: games 2k and 2k + 1 replay the same dice with the sides
@@ -21,9 +22,10 @@ all points scored (cubeless: singles, doubles, triples as each game scores them)
   best_move), cubeless (target >= 45% of points); --plies N plays both at N plies (tavli with its
   default move filters, gnubg-nn with its own). Needs `pip install gnubg-nn`.
 - heuristic: the heuristic at 0-ply against random play, and 1-ply against 0-ply.
-- classes: backgammon, class nets (tavli.classnets: --contact, --race, --crashed weight files, the
-  contact net the shipped one by default) at 0-ply against the shipped net; `gnubg` takes the same
-  options to play them against GNU Backgammon instead of the shipped net.
+- classes: backgammon (or --variants of its family), class nets (tavli.classnets: --contact,
+  --race, --crashed weight files, the contact net the shipped one by default) at 0-ply against the
+  shipped net (or the --against weight file); `gnubg` takes the same options to play them against
+  GNU Backgammon instead of the shipped net.
 - racedb: backgammon, the shipped net with races within --points points valued from the one-sided
   race database (tavli.nn.race_db.RaceDb) at 0-ply against the shipped net alone.
 """
@@ -99,7 +101,7 @@ HEADER = (f"{'game':<11} {'pairing (A v B)':<24} {'games':>6} {'A wins':>13}  {'
 
 def run_nets(args: argparse.Namespace) -> None:
     print(HEADER)
-    for v in args.variants:
+    for v in args.variants or GAMES:
         net = tavli.nn.shipped(v)
         if net is None:
             print(f"{v:<11} no shipped net")
@@ -117,7 +119,7 @@ def run_nets(args: argparse.Namespace) -> None:
 
 def run_heuristic(args: argparse.Namespace) -> None:
     print(HEADER)
-    for v in args.variants:
+    for v in args.variants or GAMES:
         opts = {"checkers": 3} if v == "hypergammon" else {}
         for a, b, n in (("heuristic", "random", args.games), ("heuristic:1", "heuristic", args.deep_games)):
             t0 = time.perf_counter()
@@ -180,14 +182,18 @@ def _class_nets(args: argparse.Namespace) -> Any:
 
 
 def run_classes(args: argparse.Namespace) -> None:
-    """Backgammon: the class nets of --contact/--race/--crashed at 0-ply against the shipped net."""
+    """Backgammon (or --variants of its family): the class nets of --contact/--race/--crashed at
+    0-ply against the shipped net, or against the --against weight file."""
     nets = _class_nets(args)
     if nets is None:
         raise SystemExit("classes: give --contact, --race and/or --crashed weight files")
+    against = tavli.nn.Net.load(args.against) if args.against else tavli.nn.shipped("backgammon")
+    label = "class nets v " + ("--against" if args.against else "shipped")
     print(HEADER)
-    t0 = time.perf_counter()
-    r = mirrored("backgammon", nets, tavli.nn.shipped("backgammon"), args.games, args.seed, args.threads)
-    print(line("backgammon", "class nets v shipped", r, time.perf_counter() - t0), flush=True)
+    for v in args.variants or ["backgammon"]:
+        t0 = time.perf_counter()
+        r = mirrored(v, nets, against, args.games, args.seed, args.threads)
+        print(line(v, label, r, time.perf_counter() - t0), flush=True)
 
 
 def run_racedb(args: argparse.Namespace) -> None:
@@ -257,11 +263,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--deep-games", type=int, default=200, help="games per pairing with a search player")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--variants", nargs="*", default=GAMES)
+    ap.add_argument("--variants", nargs="*", help="nets, heuristic: the games (default all); classes: "
+                    "games of the backgammon family (default backgammon)")
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--contact", help="gnubg, classes: class nets (tavli.classnets) with this contact net")
     ap.add_argument("--race", help="gnubg, classes: ... and this race net")
     ap.add_argument("--crashed", help="gnubg, classes: ... and this crashed net")
+    ap.add_argument("--against", help="classes: the opponent's weight file (default the shipped net)")
     ap.add_argument("--plies", type=int, default=0, help="gnubg: both sides' search depth")
     ap.add_argument("--points", type=int, default=8, help="racedb: the race database's points")
     args = ap.parse_args(argv)

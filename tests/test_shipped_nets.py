@@ -31,6 +31,29 @@ def test_every_family_has_a_net_and_the_main_games_are_served():
     assert len(SERVED) == len(set(SERVED))  # one net serves a game by default
 
 
+def command_settings(command: str) -> list[str]:
+    """A command's words, --threads dropped and every path cut to its last component (a run in
+    another directory or on another thread count makes the same weights)."""
+    words = shlex.split(command)
+    keep = [w for i, w in enumerate(words) if w != "--threads" and (i == 0 or words[i - 1] != "--threads")]
+    return [w.rsplit("/", 1)[-1] for w in keep]
+
+
+def check_td_record(record: dict, net: tavli.nn.Net, family: str) -> None:
+    """A TD net's manifest record agrees with the trainer's own record inside its file, and its
+    command with both."""
+    assert net.family == family and net.encoding == record["encoding"]
+    assert [net.inputs, net.hidden, net.outputs] == record["layers"]
+    meta = read_metadata(net, record["file"])
+    assert meta["games"] == record["games"] and meta["seed"] == record["seed"] and meta["variant"] == record["trained_on"]
+    words = shlex.split(record["command"])
+    arg = {w: words[i + 1] for i, w in enumerate(words[:-1]) if w.startswith("--")}
+    assert arg["--variant"] == record["trained_on"] and int(arg["--games"]) == record["games"]
+    assert int(arg["--hidden"]) == net.hidden and int(arg["--seed"]) == record["seed"]
+    assert float(arg["--alpha"]) == record["alpha"] and float(arg["--lambda"]) == record["lambda"]
+    assert arg["--out"] == record["file"]
+
+
 @pytest.mark.parametrize("name", FAMILIES + list(OWN_NETS))
 def test_manifest_entry_matches_its_weight_file(name):
     entry = MANIFEST[name]
@@ -39,18 +62,60 @@ def test_manifest_entry_matches_its_weight_file(name):
     net = tavli.nn.shipped(name)
     assert net.family == family and net.encoding == entry["encoding"]
     assert [net.inputs, net.hidden, net.outputs] == entry["layers"]
-    meta = read_metadata(net, entry["file"])  # the trainer's own record inside the file
-    assert meta["games"] == entry["games"] and meta["seed"] == entry["seed"] and meta["variant"] == entry["trained_on"]
-    # The recorded command reproduces the run: its settings are the file's.
-    words = shlex.split(entry["command"])
-    arg = {w: words[i + 1] for i, w in enumerate(words[:-1]) if w.startswith("--")}
-    assert arg["--variant"] == entry["trained_on"] and int(arg["--games"]) == entry["games"]
-    assert int(arg["--hidden"]) == net.hidden and int(arg["--seed"]) == entry["seed"]
-    assert float(arg["--alpha"]) == entry["alpha"] and float(arg["--lambda"]) == entry["lambda"]
+    if "stages" not in entry:  # trained by TD self-play alone
+        check_td_record(entry, net, family)
     for v in entry["variants"]:
         assert tavli.nn.family(v) == family
     net.b2 = net.b2 + 1  # shipped() hands out copies: changing one leaves the default untouched
     assert not np.array_equal(net.b2, tavli.nn.shipped(name).b2)
+
+
+STAGED = [name for name, e in MANIFEST.items() if "stages" in e]
+# Flags whose value a stage reads from an earlier stage (a file or a work directory); --work is
+# the directory tavli.supervised writes its rows to and the later tools read them from.
+READS = ("--init", "--label-contact", "--label-race", "--label-crashed", "--groups")
+
+
+@pytest.mark.parametrize("name", STAGED)
+def test_a_staged_net_is_made_from_scratch_by_its_stages(name):
+    """Each stage reads only what an earlier stage wrote (run in one empty directory, the stages
+    make the net from nothing), the last one writes the entry's file, and that file records the
+    last stage's command; a stage's shipped net (the TD net) matches its record."""
+    entry = MANIFEST[name]
+    stages = entry["stages"]
+    assert len({s["name"] for s in stages}) == len(stages)
+    made: set[str] = set()
+    for stage in stages:
+        words = shlex.split(stage["command"])
+        writes_work = words[:3] == ["python", "-m", "tavli.supervised"]
+        arg_pairs = list(zip(words, words[1:]))
+        for flag, value in arg_pairs:
+            if flag in READS or (flag == "--work" and not writes_work):
+                assert value in made, (stage["name"], flag, value)
+        for flag, value in arg_pairs:
+            if flag == "--out" or (flag == "--work" and writes_work):
+                made.add(value)
+        if "file" in stage:
+            check_td_record(stage, tavli.nn.shipped_stage(name, stage["name"]), entry.get("family", name))
+    assert shlex.split(stages[-1]["command"])[-2:] == ["--out", entry["file"]]
+    assert entry["command"] == stages[-1]["command"]
+    net = tavli.nn.shipped(name)
+    recorded = json.loads(net.metadata)["command"]
+    assert command_settings(recorded) == command_settings(entry["command"])
+
+
+def test_shipped_stage_hands_out_copies_and_names_what_is_missing():
+    if not STAGED:
+        pytest.skip("no staged net ships")
+    name = STAGED[0]
+    stage = next(s["name"] for s in MANIFEST[name]["stages"] if "file" in s)
+    net = tavli.nn.shipped_stage(name, stage)
+    net.b2 = net.b2 + 1
+    assert not np.array_equal(net.b2, tavli.nn.shipped_stage(name, stage).b2)
+    with pytest.raises(KeyError, match="stages with a net"):
+        tavli.nn.shipped_stage(name, "no-such-stage")
+    with pytest.raises(KeyError, match="no shipped net named"):
+        tavli.nn.shipped_stage("no-such-net", stage)
 
 
 def test_a_games_own_net_serves_it_and_its_family_net_the_rest():

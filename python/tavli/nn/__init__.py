@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from ..board import Board
     from ..results import Analysis, Evaluation
 
-__all__ = ["Net", "family", "shipped", "shipped_pruner", "shipped_manifest", "serving_entry", "default_evaluator"]
+__all__ = ["Net", "family", "shipped", "shipped_stage", "shipped_pruner", "shipped_manifest", "serving_entry",
+           "default_evaluator"]
 
 
 def family(variant: str) -> str:
@@ -40,7 +41,11 @@ def family(variant: str) -> str:
 # python/tavli/nets/manifest.json lists the shipped nets: an entry per family, named by it, and an
 # entry for a game with a net of its own within a family, named by the game (with "family"); each
 # has its weight file, the variants it serves (those where it measured stronger than what served
-# them before: bench/strength.py) and how it was trained (README, "Trained nets").
+# them before: bench/strength.py) and how it was trained (README, "Trained nets"): a net trained
+# by TD self-play alone keeps the trainer's settings and command in the entry; a net made in
+# several stages lists them in order under "stages", each with its command (run from one empty
+# directory, each stage reads what the earlier ones wrote), the last one making the entry's file;
+# a stage whose net ships names its "file" (tavli.nn.shipped_stage).
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,12 +60,15 @@ def shipped_manifest() -> dict[str, dict[str, Any]]:
 
 
 @functools.lru_cache(maxsize=None)
+def _load_file(file: str) -> "Net":
+    """A weight file of python/tavli/nets/, loaded once per process (callers hand out copies)."""
+    with resources.as_file(resources.files("tavli") / "nets" / file) as path:
+        return Net.load(path)
+
+
 def _load_shipped(name: str) -> "Net | None":
     entry = shipped_manifest().get(name)
-    if entry is None:
-        return None
-    with resources.as_file(resources.files("tavli") / "nets" / entry["file"]) as path:
-        return Net.load(path)
+    return None if entry is None else _load_file(entry["file"])
 
 
 def serving_entry(variant: str) -> "str | None":
@@ -78,13 +86,23 @@ def shipped(variant_or_family: str) -> "Net | None":
     return None if net is None else net.copy()
 
 
-@functools.lru_cache(maxsize=None)
+def shipped_stage(name: str, stage: str) -> Net:
+    """A copy of the net an earlier stage of a shipped net's training made, where it ships: e.g.
+    shipped_stage("backgammon", "td"), the backgammon family's TD self-play net (the "expert"
+    encoding: about twice the shipped net's speed at 0-ply, for bulk simulation where speed counts
+    more than strength). KeyError names what is there when the entry or stage is not."""
+    entry = shipped_manifest().get(name)
+    if entry is None:
+        raise KeyError(f"no shipped net named {name!r} (the manifest has {sorted(shipped_manifest())})")
+    files = {s["name"]: s["file"] for s in entry.get("stages", []) if "file" in s}
+    if stage not in files:
+        raise KeyError(f"{name!r} ships no net of a stage {stage!r} (stages with a net: {sorted(files)})")
+    return _load_file(files[stage]).copy()
+
+
 def _load_pruner(name: str) -> "Net | None":
     pruner = shipped_manifest().get(name, {}).get("pruner")
-    if pruner is None:
-        return None
-    with resources.as_file(resources.files("tavli") / "nets" / pruner["file"]) as path:
-        return Net.load(path)
+    return None if pruner is None else _load_file(pruner["file"])
 
 
 def shipped_pruner(name: str) -> "Net | None":
