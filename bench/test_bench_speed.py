@@ -81,6 +81,18 @@ def test_eval_distinct(benchmark, distinct):
     record_median(f"shipped net, {len(rows)} distinct positions", benchmark, len(rows), "positions")
 
 
+def test_eval_distinct_td_net(benchmark, distinct):
+    """The backgammon net's TD stage (205-128-5 "expert", shipped beside it for speed): what the
+    shipped net's richer inputs cost, as a ratio in the same session."""
+    rows = distinct[0]
+    net = nn.shipped_stage("backgammon", "td")
+    net.evaluate_positions(rows[:10], "backgammon")
+    benchmark.pedantic(net.evaluate_positions, args=(rows, "backgammon"), rounds=7, iterations=1, warmup_rounds=1)
+    record_median(f"TD stage net, {len(rows)} distinct positions", benchmark, len(rows), "positions")
+    ratio("shipped net speed / TD stage net's", f"shipped net, {len(rows)} distinct positions",
+          f"TD stage net, {len(rows)} distinct positions")
+
+
 @pytest.mark.parametrize("encoding", ["expert", "expert2", "expert3"])
 def test_eval_distinct_by_encoding(benchmark, distinct, encoding):
     """What richer inputs cost: a 128-unit net (seeded random weights: the work does not depend on

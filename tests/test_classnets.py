@@ -287,8 +287,12 @@ def test_expert3_anchors_and_free_pips():
 
 
 def test_the_expert_net_still_loads_and_evaluates():
-    net = tavli.nn.shipped(BG)
+    """The TD stage of the shipped net reads "expert" (205 units), the shipped net "expert3"."""
+    net = tavli.nn.shipped_stage(BG, "td")
     assert net.encoding == "expert" and net.inputs == 205
+    assert tavli.nn.shipped(BG).encoding == "expert3" and tavli.nn.shipped(BG).inputs == 239
+    rows, _ = tavli.random_positions(BG, 20, seed=6)
+    assert np.isfinite(net.evaluate_positions(rows, BG)).all()
 
 
 # --- supervised training ---------------------------------------------------------------------------
@@ -336,7 +340,7 @@ def test_supervised_pipeline_resumes_to_the_same_net(tmp_path):
 
 
 def test_widened_expert_net_evaluates_as_before():
-    net = tavli.nn.shipped(BG)
+    net = tavli.nn.shipped_stage(BG, "td")
     wide = S.widen(net, "expert2")
     assert wide.encoding == "expert2" and wide.inputs == 219
     rows, _ = tavli.random_positions(BG, 100, seed=6)

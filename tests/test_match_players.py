@@ -18,7 +18,7 @@ from tavli.players import player_arg, player_options
 #   5/off 2/off leaves X no blot (6:2 5:3 4:2 3:3 2:2): no shot this turn.
 # At double match point a gammon counts nothing, so only the chance to win matters: the safe play
 # (hand-checked: no shot against 11 shots, nothing to gain from the gammon). The money ranking of
-# the shipped net goes for the gammon (the hit).
+# the backgammon net's TD stage goes for the gammon (the hit); so the players below use that net.
 DMP_POSITION = "backgammon:AQAAAAAAAAAAAABCMgMQAQAAABAAAAAQAEIzAA"
 # Steps as trajectories record them, mover-relative: point p is 24 - p, off is 24.
 HIT = [[19, 24], [21, 23]]  # 5/off 3/1*
@@ -36,10 +36,14 @@ def first_play(players, seed_for_roll=(2, 5)):
     raise AssertionError("no seed below 200 rolls 5-2")
 
 
+TD_NET = tavli.nn.shipped_stage("backgammon", "td")
+TD = {"search": 0, "evaluator": TD_NET}  # "greedy" with the TD net
+
+
 def test_dmp_score_aware_play_saves_the_win():
-    assert first_play(("greedy+score", "greedy")) == SAFE
-    assert first_play(("greedy", "greedy")) == HIT  # the money ranking goes for the gammon
-    assert first_play(("search:1+score", "greedy")) == SAFE
+    assert first_play(({**TD, "score_aware": True}, "greedy")) == SAFE
+    assert first_play((TD, "greedy")) == HIT  # the money ranking goes for the gammon
+    assert first_play(({"search": 1, "evaluator": TD_NET, "score_aware": True}, "greedy")) == SAFE
 
 
 def test_dmp_cubeful_play_saves_the_win():
@@ -186,23 +190,24 @@ def test_searched_cube_decision_in_a_certain_win():
         assert r["cube"].tolist() == [1, 1] and r["winner"].tolist() == [0, 0]
 
 
-# Recorded at 1ff5d71, before the options existed (the cubeful search then single-threaded):
+# Recorded at 1ff5d71, before the options existed (the cubeful search then single-threaded), with
+# the TD net then shipped ("greedy"; since then the backgammon net's TD stage, named explicitly):
 # today's players and the search's values must stay as they were.
-BEFORE_CUBE_MATCHES = {  # simulate_matches("backgammon", 30, ("greedy", "heuristic"), target=5, seed=3, cube=True)
+BEFORE_CUBE_MATCHES = {  # simulate_matches("backgammon", 30, (TD, "heuristic"), target=5, seed=3, cube=True)
     "winner": [0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
     "score": [[16, 0], [5, 0], [4, 5], [4, 5], [8, 0], [8, 0], [6, 1], [10, 0], [10, 0], [16, 0], [16, 0], [5, 4], [9, 0], [0, 5], [2, 8], [8, 1], [0, 8], [5, 0], [5, 0], [8, 0], [6, 1], [7, 0], [4, 6], [16, 0], [8, 2], [18, 0], [10, 0], [16, 0], [9, 0], [16, 0]],
     "games": [1, 2, 5, 4, 1, 1, 3, 2, 2, 1, 1, 6, 2, 2, 2, 3, 1, 2, 2, 1, 4, 2, 3, 1, 2, 2, 2, 1, 2, 1],
 }
-# cube_search.decide(DMP_POSITION's board, None, MatchState(7, (2, 4)), 2): nd, dt, dp, nd_mwc
+# cube_search.decide(DMP_POSITION's board, None, MatchState(7, (2, 4)), 2, evaluator=TD_NET): nd, dt, dp, nd_mwc
 BEFORE_DECISION = (1.0950275052460106, 2.099269211804894, 1.0, 0.436676641688893)
 
 
 def test_todays_players_and_search_unchanged():
-    m = tavli.simulate_matches("backgammon", 30, ("greedy", "heuristic"), target=5, seed=3, cube=True)
+    m = tavli.simulate_matches("backgammon", 30, (TD, "heuristic"), target=5, seed=3, cube=True)
     assert {k: m[k].tolist() for k in BEFORE_CUBE_MATCHES} == BEFORE_CUBE_MATCHES
     b = tavli.Board.from_id(DMP_POSITION)
     for threads in (1, 2):
-        d = cube_search.decide(b, None, tavli.MatchState(7, (2, 4)), 2, threads=threads)
+        d = cube_search.decide(b, None, tavli.MatchState(7, (2, 4)), 2, threads=threads, evaluator=TD_NET)
         assert (d.nd, d.dt, d.dp, d.nd_mwc) == pytest.approx(BEFORE_DECISION, abs=1e-12)
         assert (d.action, d.take) == ("too good to double, pass", "pass")
 

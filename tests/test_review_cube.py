@@ -209,13 +209,14 @@ def test_checker_plays_at_a_match_score_in_mwc_from_the_table():
             mine = RC.flip(after)
             values[str(play)] = _mwc(met, mine, rec.length, score, me, cube)
         best = max(values.values())
-        assert m.mwc_played == pytest.approx(100 * values[m.played], abs=1e-6)
-        assert m.mwc_best == pytest.approx(100 * best, abs=1e-6)
+        # Percentages of float32 probabilities: 1e-5 is the last bits (1e-7 of a match).
+        assert m.mwc_played == pytest.approx(100 * values[m.played], abs=1e-5)
+        assert m.mwc_best == pytest.approx(100 * best, abs=1e-5)
         assert values[m.best_at_score] == pytest.approx(best, abs=1e-9)
         win = _met_after(met, rec.length, score, me, me, cube)
         lose = _met_after(met, rec.length, score, me, 1 - me, cube)
         if not m.forced:
-            assert m.mwc == pytest.approx(100 * (best - values[m.played]), abs=1e-6)
+            assert m.mwc == pytest.approx(100 * (best - values[m.played]), abs=1e-5)
             assert m.loss_emg == pytest.approx((best - values[m.played]) / ((win - lose) / 2), abs=1e-6)
         checked += 1
     assert checked >= 6

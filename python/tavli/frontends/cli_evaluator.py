@@ -29,4 +29,8 @@ def describe_evaluator(evaluator: Any, variant: str) -> str:
         return "heuristic (no shipped net serves this game)"
     entry = shipped_manifest()[name]
     layers = "-".join(map(str, entry["layers"]))
+    if "stages" in entry:  # TD self-play, then fitted to its own search (manifest "stages")
+        games = next(s["games"] for s in entry["stages"] if "games" in s)
+        return (f"shipped {entry['trained_on']} net {layers} ({entry['encoding']}, {games:,} self-play games "
+                f"and {len(entry['stages']) - 1} further training stages)")
     return f"shipped {entry['trained_on']} net {layers} ({entry['encoding']}, {entry['games']:,} self-play games)"
