@@ -2,6 +2,10 @@
 
 #include <cmath>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tavli/contact_features.h"
 #include "tavli/hit_features.h"
 #include "tavli/types.h"
@@ -40,20 +44,78 @@ int contact_line(const SideState& them) {
   const int rear_them = __builtin_ctz(them.occ);
   return 24 - rear_them;
 }
+
+// Sums over `s`'s checkers on the board (not the bar) by route index r: how many, the sum of r and
+// of r * r, and the count and sum of r of those below `line` (r < line). Exact integers; one pass
+// serves contact_pips, free_pips and spread.
+struct RouteSums {
+  int count, sum, sq, count_below, sum_below;
+};
+
+#if defined(__SSE2__)
+inline int hsum32(__m128i v) {
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(v);
+}
+
+// The counts as three blocks of eight 16-bit lanes (r = 8k..8k+7), each product summed in pairs to
+// 32 bits by madd (n <= 15, r * r <= 529: no overflow).
+RouteSums route_sums(const SideState& s, int line) {
+  const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi16(1);
+  const __m128i limit = _mm_set1_epi16(static_cast<short>(line));
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.n));
+  const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s.n + 16));
+  const __m128i blocks[3] = {_mm_unpacklo_epi8(lo, zero), _mm_unpackhi_epi8(lo, zero), _mm_unpacklo_epi8(hi, zero)};
+  __m128i count = zero, sum = zero, sq = zero, count_below = zero, sum_below = zero;
+  __m128i r = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+  for (const __m128i n : blocks) {
+    const __m128i below = _mm_and_si128(n, _mm_cmplt_epi16(r, limit));
+    count = _mm_add_epi32(count, _mm_madd_epi16(n, ones));
+    sum = _mm_add_epi32(sum, _mm_madd_epi16(n, r));
+    sq = _mm_add_epi32(sq, _mm_madd_epi16(n, _mm_mullo_epi16(r, r)));
+    count_below = _mm_add_epi32(count_below, _mm_madd_epi16(below, ones));
+    sum_below = _mm_add_epi32(sum_below, _mm_madd_epi16(below, r));
+    r = _mm_add_epi16(r, _mm_set1_epi16(8));
+  }
+  return {hsum32(count), hsum32(sum), hsum32(sq), hsum32(count_below), hsum32(sum_below)};
+}
+#else
+RouteSums route_sums(const SideState& s, int line) {
+  RouteSums t{0, 0, 0, 0, 0};
+  for (int r = 0; r < kPoints; ++r) {
+    t.count += s.n[r];
+    t.sum += s.n[r] * r;
+    t.sq += s.n[r] * r * r;
+    if (r < line) t.count_below += s.n[r], t.sum_below += s.n[r] * r;
+  }
+  return t;
+}
+#endif
+
+// From r = -1 (the bar) or r < line to r = line.
+int contact_pips_of(const SideState& me, int line, const RouteSums& t) {
+  return me.bar * (line + 1) + line * t.count_below - t.sum_below;
+}
+// From r >= line off the board (r -> 24).
+int free_pips_of(const RouteSums& t) {
+  return kPoints * (t.count - t.count_below) - (t.sum - t.sum_below);
+}
+float spread_of(const SideState& me, const RouteSums& t) {
+  const int count = me.bar + t.count, sum = t.sum - me.bar, sq = t.sq + me.bar;  // the bar is r = -1
+  if (count < 2) return 0.0f;
+  const double mean = static_cast<double>(sum) / count;
+  const double var = static_cast<double>(sq) / count - mean * mean;
+  return static_cast<float>(std::sqrt(var > 0.0 ? var : 0.0));
+}
 }  // namespace
 
 int contact_pips(const SideState& me, const SideState& them) {
   const int line = contact_line(them);
-  int pips = me.bar ? me.bar * (line + 1) : 0;  // from r = -1 to r = line
-  for (int r = 0; r < line && r < kPoints; ++r) pips += me.n[r] * (line - r);
-  return pips;
+  return contact_pips_of(me, line, route_sums(me, line));
 }
 
-int free_pips(const SideState& me, const SideState& them) {
-  int pips = 0;
-  for (int r = contact_line(them); r < kPoints; ++r) pips += me.n[r] * (kPoints - r);
-  return pips;
-}
+int free_pips(const SideState& me, const SideState& them) { return free_pips_of(route_sums(me, contact_line(them))); }
 
 int closed_entry_points(const SideState& them) { return popcount(made_points(them) & kHomeMask); }
 
@@ -69,18 +131,7 @@ int forward_anchor(const SideState& me) {
 
 int home_anchors(const SideState& me) { return popcount(made_points(me) & 0x3Fu); }
 
-float spread(const SideState& me) {
-  int count = me.bar, sum = -me.bar, sq = me.bar;
-  for (int r = 0; r < kPoints; ++r) {
-    count += me.n[r];
-    sum += me.n[r] * r;
-    sq += me.n[r] * r * r;
-  }
-  if (count < 2) return 0.0f;
-  const double mean = static_cast<double>(sum) / count;
-  const double var = static_cast<double>(sq) / count - mean * mean;
-  return static_cast<float>(std::sqrt(var > 0.0 ? var : 0.0));
-}
+float spread(const SideState& me) { return spread_of(me, route_sums(me, 0)); }
 
 float* encode_structure_features(const Position& pos, float* o) {
   for (int s = 0; s < 2; ++s) {
@@ -91,14 +142,16 @@ float* encode_structure_features(const Position& pos, float* o) {
     int checkers = 0;
     const int esc = escape_sum(me, them, &checkers);
     *o++ = checkers ? esc / (36.0f * checkers) : 1.0f;
-    *o++ = contact_pips(me, them) / 167.0f;
-    *o++ = free_pips(me, them) / 167.0f;
+    const int line = contact_line(them);
+    const RouteSums sums = route_sums(me, line);
+    *o++ = contact_pips_of(me, line, sums) / 167.0f;
+    *o++ = free_pips_of(sums) / 167.0f;
     const int closed = closed_entry_points(them);
     *o++ = me.bar ? closed * closed / 36.0f : 0.0f;
     *o++ = (rear_anchor(me) + 1) / 12.0f;  // 0: none; the deeper, the smaller
     *o++ = (forward_anchor(me) + 1) / 12.0f;
     *o++ = home_anchors(me) / 3.0f;
-    *o++ = spread(me) / 12.0f;
+    *o++ = spread_of(me, sums) / 12.0f;
   }
   return o;
 }
