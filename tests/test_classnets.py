@@ -286,6 +286,31 @@ def test_expert3_anchors_and_free_pips():
     assert op[6] == 0 and op[8] == 0                    # no point of theirs in my half
 
 
+def test_expert3_contact_free_pips_and_spread_by_a_walk_over_the_checkers():
+    """Units 3, 4 and 9 (contact pips, free pips, spread; encoded from one SIMD pass over the
+    counts) against their definitions walked checker by checker, on 400 self-play positions."""
+    rows, _ = tavli.random_positions(BG, 400, seed=12)
+    x = S.net_inputs(rows, BG, "expert3")
+    for r, units in zip(rows, x):
+        for side in (0, 1):
+            mine, theirs = r[24 * side:24 * side + 24], r[24 * (1 - side):24 * (1 - side) + 24]
+            my_bar, their_bar = int(r[48 + side]), int(r[49 - side])
+            checkers = [-1] * my_bar + [p for p in range(24) for _ in range(mine[p])]
+            # Their rearmost checker, in my route index (their p is my 23 - p; their bar my 24).
+            if their_bar:
+                line = 25
+            else:
+                their = [p for p in range(24) if theirs[p]]
+                line = 24 - min(their) if their else 0
+            contact = sum(line - c for c in checkers if c < line)
+            free = sum(24 - c for c in checkers if c >= line)
+            spread = float(np.std(checkers)) if len(checkers) > 1 else 0.0
+            u = units[219 + 10 * side:229 + 10 * side]
+            assert u[3] == pytest.approx(contact / 167, abs=1e-6)
+            assert u[4] == pytest.approx(free / 167, abs=1e-6)
+            assert u[9] == pytest.approx(spread / 12, abs=1e-5)
+
+
 def test_the_expert_net_still_loads_and_evaluates():
     """The TD stage of the shipped net reads "expert" (205 units), the shipped net "expert3"."""
     net = tavli.nn.shipped_stage(BG, "td")
