@@ -4,8 +4,10 @@ staying available. Their strength is measured by bench/strength.py (numbers in t
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shlex
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,12 +33,13 @@ def test_every_family_has_a_net_and_the_main_games_are_served():
     assert len(SERVED) == len(set(SERVED))  # one net serves a game by default
 
 
-def command_settings(command: str) -> list[str]:
-    """A command's words, --threads dropped and every path cut to its last component (a run in
-    another directory or on another thread count makes the same weights)."""
-    words = shlex.split(command)
-    keep = [w for i, w in enumerate(words) if w != "--threads" and (i == 0 or words[i - 1] != "--threads")]
-    return [w.rsplit("/", 1)[-1] for w in keep]
+def ship_nets():
+    """tools/ship_nets.py, whose command_settings() ships a staged net only when its recorded
+    command is the last stage's (paths and --threads aside)."""
+    spec = importlib.util.spec_from_file_location("ship_nets", Path(__file__).resolve().parents[1] / "tools" / "ship_nets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def check_td_record(record: dict, net: tavli.nn.Net, family: str) -> None:
@@ -101,7 +104,8 @@ def test_a_staged_net_is_made_from_scratch_by_its_stages(name):
     assert entry["command"] == stages[-1]["command"]
     net = tavli.nn.shipped(name)
     recorded = json.loads(net.metadata)["command"]
-    assert command_settings(recorded) == command_settings(entry["command"])
+    settings = ship_nets().command_settings
+    assert settings(recorded) == settings(entry["command"])
 
 
 def test_shipped_stage_hands_out_copies_and_names_what_is_missing():

@@ -131,9 +131,9 @@ def main() -> None:
         for other, entry in manifest.items():  # one net serves a game by default
             if other != name:
                 entry["variants"] = [v for v in entry["variants"] if v not in served]
-        kept = {k: manifest.get(name, {})[k] for k in ("pruner",) if k in manifest.get(name, {})}
+        pruner = manifest.get(name, {}).get("pruner")  # the entry's pruning net stays
         manifest[name] = {"file": target.name, **({"family": net.family} if name != net.family else {}),
-                          "variants": served, **record, **kept}
+                          "variants": served, **record, **({"pruner": pruner} if pruner else {})}
         print(f"{target}: {net.family} {net.inputs}-{net.hidden}-5 {net.encoding}, serves {served}")
     manifest_path.write_text(json.dumps(dict(sorted(manifest.items())), indent=2) + "\n")
 
