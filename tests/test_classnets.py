@@ -514,3 +514,50 @@ def test_escape_units_match_a_walk_over_the_rolls():
             outside = [p for p in points if p < 18]
             mean = np.mean([reference_escapes(p, blocks) for p in outside]) / 36 if outside else 1.0
             assert u[219 + 10 * s + 2] == pytest.approx(mean, abs=1e-6)
+
+
+def reference_hits(me: np.ndarray, them: np.ndarray, them_bar: int) -> tuple[int, int]:
+    """Double shots and the pips lost to a hit (expert2's units before scaling), by walking each of
+    the 36 rolls for every checker of `them` (the bar too): one die or both in either order through
+    an open middle point, a double up to four steps, every landing open (not a point I hold with
+    two or more). A roll counts once: as a double shot if it reaches two or more of my blots, and for
+    the loss, with the pips of the most advanced blot it reaches (my r + 1)."""
+    blots = {23 - r for r in range(24) if me[r] == 1}  # in `them`'s route index
+    closed = {23 - r for r in range(24) if me[r] >= 2}
+    starts = [-1] * (them_bar > 0) + [q for q in range(24) if them[q] > 0]
+
+    def reach(start: int, steps: list[int]) -> set[int]:
+        out, at = set(), start
+        for d in steps:
+            at += d
+            if at > 23 or at in closed:
+                break
+            out.add(at)
+        return out
+
+    double_shots = pip_loss = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            hit: set[int] = set()
+            for s in starts:
+                if a == b:
+                    hit |= reach(s, [a] * 4) & blots
+                else:
+                    hit |= (reach(s, [a, b]) | reach(s, [b, a])) & blots
+            double_shots += len(hit) >= 2
+            if hit:
+                pip_loss += (23 - min(hit)) + 1
+    return double_shots, pip_loss
+
+
+def test_double_shots_and_pip_loss_match_a_walk_over_the_rolls():
+    # expert2's double shots and pip loss against the walk above, on seeded random games' positions
+    # (both sides of each).
+    rows, _ = tavli.random_positions(BG, 400, seed=23)
+    x = S.net_inputs(rows, BG, "expert2")
+    assert len(np.unique(x[:, 205])) > 5 and len(np.unique(x[:, 207])) > 20
+    for r, u in zip(rows, x):
+        for s, (me, them) in enumerate(((r[:24], r[24:48]), (r[24:48], r[:24]))):
+            shots2, loss = reference_hits(me, them, int(r[48 + 1 - s]))
+            assert u[205 + 7 * s] == pytest.approx(shots2 / 36)
+            assert u[205 + 7 * s + 2] == pytest.approx(loss / (36 * 24))
