@@ -164,14 +164,10 @@ int escapes_ahead(std::uint64_t ahead) {
   const int last = 63 - __builtin_clzll(rel);  // the farthest block, in pips
   if (last >= 24) return 0;                    // beyond any roll (6-6 moves 24 pips)
   int count = last <= 10 ? kNonDoubleEscapes.count[(rel >> 1) & 1023u] : 0;
-  // A double d moves on while it lands open, up to four steps: it escapes if its last open
-  // landing passes the farthest block. Its first blocked landing is the lowest block among the
-  // multiples d, 2d, 3d, 4d (a sentinel bit at 5d when none is).
-  for (int d = 1; d <= 6; ++d) {
-    const std::uint64_t steps = rel & kMultiples[d];
-    const int first_blocked = __builtin_ctzll(steps | (1ull << (5 * d)));
-    count += first_blocked - d > last;
-  }
+  // A double d moves on while it lands open, up to four steps: it escapes if it lands past the
+  // farthest block, which needs 4d > last and, as no block lies beyond `last`, none of its
+  // landings d, 2d, 3d, 4d blocked.
+  for (int d = 1; d <= 6; ++d) count += (4 * d > last) & ((rel & kMultiples[d]) == 0);
   return count;
 }
 
