@@ -25,6 +25,13 @@ int pip_count(const SideState& s);
 // hit may be forced to a worse play: an estimate of the danger, as gnubg's shot count.
 int shots(const SideState& me, const SideState& them);
 
+// By the same walk over the 36 rolls: those that hit two or more of `me`'s blots (double shots),
+// and the sum over the rolls that hit of the pips the most advanced blot hit loses (its r + 1).
+struct HitCounts {
+  int double_shots = 0, pip_loss = 0;
+};
+HitCounts hit_counts(const SideState& me, const SideState& them);
+
 // The longest run of consecutive points made (2+ checkers) by `them` ahead of `me`'s rearmost
 // checker (the bar counts as behind every point); 0 if `me` has no checker on the board or bar.
 int trapping_prime(const SideState& me, const SideState& them);
