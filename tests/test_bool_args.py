@@ -35,6 +35,7 @@ def _calls(value):
         "roll_units": [lambda: self_play_data("portes", 2, roll_units=value, backend="ray")],
         "numbers": [lambda: board_svg(board, numbers=value)],
         "force_scalar": [lambda: setattr(tavli.nn.Net("backgammon", 4), "force_scalar", value)],
+        "force_avx2": [lambda: setattr(tavli.nn.Net("backgammon", 4), "force_avx2", value)],
     }
 
 

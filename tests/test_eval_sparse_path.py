@@ -56,3 +56,21 @@ def test_shipped_net_sparse_equals_dense(variant):
     p = net.evaluate_positions(rows, variant)
     raw = net.forward(tavli.encode(rows, variant, encoding=net.encoding))
     np.testing.assert_array_equal(p[:, 0], raw[:, 0])
+
+
+@pytest.mark.skipif(not tavli._core.NeuralNet.cpu_has_avx512(), reason="the CPU has no AVX-512F")
+@pytest.mark.parametrize("hidden", [8, 40, 80, 128, 136, 256])
+def test_avx512_hidden_layer_equals_avx2(hidden):
+    """The AVX-512 sparse hidden layer (blocks of up to 128 units, the last 16-lane register
+    masked) gives the AVX2 path's bits for every hidden size: one, several and partial blocks."""
+    net = nn.Net("backgammon", hidden, seed=hidden, encoding="expert3")
+    rows = white_rows_not_home("backgammon", 1500, seed=13)
+    assert net.avx512 and not net.force_avx2
+    wide = net.evaluate_positions(rows, "backgammon")
+    net.force_avx2 = True
+    assert not net.avx512 and net.avx2
+    narrow = net.evaluate_positions(rows, "backgammon")
+    np.testing.assert_array_equal(wide, narrow)
+    net.force_scalar = True  # scalar, then back: the widest path returns
+    net.force_scalar = False
+    assert net.avx512

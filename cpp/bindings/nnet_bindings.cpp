@@ -97,6 +97,11 @@ void bind_nnet(py::module_& m) {
       .def_property("force_scalar", [](const NeuralNet& n) { return !n.avx2(); }, &NeuralNet::force_scalar,
                     "Set to use the portable path even where the CPU has AVX2 (for tests).")
       .def_static("cpu_has_avx2", &NeuralNet::cpu_has_avx2)
+      .def_property_readonly("avx512", &NeuralNet::avx512,
+                             "True when the sparse forward pass (the evaluator's) runs its hidden layer on AVX-512F.")
+      .def_property("force_avx2", [](const NeuralNet& n) { return !n.avx512(); }, &NeuralNet::force_avx2,
+                    "Set to keep the AVX2 path where the CPU has AVX-512F (bit-identical; for tests and timing).")
+      .def_static("cpu_has_avx512", &NeuralNet::cpu_has_avx512)
       .def_property("w1", [](const NeuralNet& n) { return copy_out(n.w1(), {n.inputs(), n.hidden()}); },
                     [](NeuralNet& n, const FloatsIn& a) { copy_in(n.w1(), a, {n.inputs(), n.hidden()}, "w1"); },
                     "Input layer weights (inputs, hidden), input-major (a copy).")

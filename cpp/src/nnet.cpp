@@ -282,6 +282,91 @@ TAVLI_AVX2 void hidden_sparse_avx2(const std::uint16_t* ix, const float* xv, int
   }
 }
 
+// AVX-512F: the sparse hidden layer only (the evaluator's path), chosen at run time like AVX2.
+#define TAVLI_AVX512 __attribute__((target("avx512f,avx2,fma")))
+// GCC 12's AVX-512 intrinsics start from a self-initialised "undefined" vector, which its
+// uninitialised-use warnings flag once inlined (a false positive; the lanes are all written).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+// exp_avx2 on 16 lanes with the same operations in the same order (floor as a round toward minus
+// infinity), so every lane is bit-identical to exp_avx2's.
+TAVLI_AVX512 inline __m512 exp_avx512(__m512 x) {
+  x = _mm512_min_ps(_mm512_set1_ps(kExpClamp), _mm512_max_ps(_mm512_set1_ps(-kExpClamp), x));
+  const __m512 n = _mm512_roundscale_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), _mm512_set1_ps(0.5f)),
+                                        _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Lo), r);
+  __m512 y = _mm512_set1_ps(kP0);
+  y = _mm512_fmadd_ps(y, r, _mm512_set1_ps(kP1));
+  y = _mm512_fmadd_ps(y, r, _mm512_set1_ps(kP2));
+  y = _mm512_fmadd_ps(y, r, _mm512_set1_ps(kP3));
+  y = _mm512_fmadd_ps(y, r, _mm512_set1_ps(kP4));
+  y = _mm512_fmadd_ps(y, r, _mm512_set1_ps(kP5));
+  y = _mm512_add_ps(_mm512_fmadd_ps(y, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
+  const __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+  return _mm512_mul_ps(y, _mm512_castsi512_ps(bits));
+}
+
+TAVLI_AVX512 inline __m512 sigmoid_avx512(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  return _mm512_div_ps(one, _mm512_add_ps(one, exp_avx512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+// hidden_sparse_avx2 on 16-lane registers: up to 8 accumulators (128 units) per pass over the
+// listed rows, the last one masked when H is not a multiple of 16. Each lane does exactly what
+// hidden_sparse_avx2's lane for that unit does, in the same order, so the two are bit-identical;
+// with half the instructions per weight row this is what keeps the row loads streaming.
+template <int N>
+TAVLI_AVX512 void hidden_block_avx512(const std::uint16_t* ix, const float* xv, int u, int H, const float* w1,
+                                      const float* b1, float* acc, __mmask16 last) {
+  __m512 a[N];
+  for (int j = 0; j < N; ++j) a[j] = _mm512_maskz_loadu_ps(j + 1 < N ? __mmask16(0xffff) : last, b1 + 16 * j);
+  for (int k = 0; k < u; ++k) {
+    const float* row = w1 + static_cast<std::size_t>(ix[k]) * H;
+    const __m512 v = _mm512_set1_ps(xv[k]);
+    for (int j = 0; j + 1 < N; ++j) a[j] = _mm512_fmadd_ps(v, _mm512_loadu_ps(row + 16 * j), a[j]);
+    a[N - 1] = _mm512_fmadd_ps(v, _mm512_maskz_loadu_ps(last, row + 16 * (N - 1)), a[N - 1]);
+  }
+  for (int j = 0; j + 1 < N; ++j) _mm512_storeu_ps(acc + 16 * j, sigmoid_avx512(a[j]));
+  _mm512_mask_storeu_ps(acc + 16 * (N - 1), last, sigmoid_avx512(a[N - 1]));
+}
+
+TAVLI_AVX512 void hidden_sparse_avx512(const std::uint16_t* ix, const float* xv, int u, int H, const float* w1,
+                                       const float* b1, float* acc) {
+  for (int c = 0; c < H; c += 128) {
+    const int lanes = std::min(128, H - c), blocks = (lanes + 15) / 16;
+    const __mmask16 last = static_cast<__mmask16>(lanes % 16 ? (1u << (lanes % 16)) - 1 : 0xffffu);
+    // The block's weights start at column c of each row: pass w1 + c with the full row stride.
+    switch (blocks) {
+      case 1: hidden_block_avx512<1>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      case 2: hidden_block_avx512<2>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      case 3: hidden_block_avx512<3>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      case 4: hidden_block_avx512<4>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      case 5: hidden_block_avx512<5>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      case 6: hidden_block_avx512<6>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      case 7: hidden_block_avx512<7>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+      default: hidden_block_avx512<8>(ix, xv, u, H, w1 + c, b1 + c, acc + c, last); break;
+    }
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+// The sparse hidden layer on the widest path the net may use (the two are bit-identical).
+TAVLI_AVX2 inline void hidden_sparse(const std::uint16_t* ix, const float* xv, int u, int H, const float* w1,
+                                     const float* b1, float* acc, bool avx512) {
+  if (avx512)
+    hidden_sparse_avx512(ix, xv, u, H, w1, b1, acc);
+  else
+    hidden_sparse_avx2(ix, xv, u, H, w1, b1, acc);
+}
+
 // The five dot products side by side (independent chains: one output's fused multiply-adds need
 // not wait for the previous one's), each in the same lane order as one at a time.
 TAVLI_AVX2 void output_avx2(const float* hid, int H, const float* w2, const float* b2, float* out) {
@@ -401,6 +486,7 @@ NeuralNet::NeuralNet(int inputs, int hidden, const std::string& encoding, const 
   fill(w1_, inputs);
   fill(w2_, hidden);
   use_avx2_ = cpu_has_avx2();
+  use_avx512_ = cpu_has_avx512();
 }
 
 void NeuralNet::set_metadata(std::string text) {
@@ -417,7 +503,21 @@ bool NeuralNet::cpu_has_avx2() {
 #endif
 }
 
-void NeuralNet::force_scalar(bool on) { use_avx2_ = !on && cpu_has_avx2(); }
+bool NeuralNet::cpu_has_avx512() {
+#ifdef TAVLI_NNET_AVX2
+  static const bool has = cpu_has_avx2() && __builtin_cpu_supports("avx512f");
+  return has;
+#else
+  return false;
+#endif
+}
+
+void NeuralNet::force_scalar(bool on) {
+  use_avx2_ = !on && cpu_has_avx2();
+  use_avx512_ = !on && cpu_has_avx512();
+}
+
+void NeuralNet::force_avx2(bool on) { use_avx512_ = !on && use_avx2_ && cpu_has_avx512(); }
 
 void NeuralNet::check_finite() const {
   const struct {
@@ -465,8 +565,8 @@ void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, c
   if (use_avx2_ && H % 8 == 0)  // two rows at a time: their output layers overlap
     for (; r + 2 <= n; r += 2) {
       for (int t = 0; t < 2; ++t)
-        hidden_sparse_avx2(index + start[r + t], value + start[r + t], start[r + t + 1] - start[r + t], H, w1_.data(),
-                           b1_.data(), hid.data() + t * H);
+        hidden_sparse(index + start[r + t], value + start[r + t], start[r + t + 1] - start[r + t], H, w1_.data(),
+                      b1_.data(), hid.data() + t * H, use_avx512_);
       output_pair_avx2(hid.data(), hid.data() + H, H, w2_.data(), b2_.data(), out + static_cast<std::size_t>(r) * kOutputs,
                        out + static_cast<std::size_t>(r + 1) * kOutputs);
     }
@@ -476,7 +576,7 @@ void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, c
     float* o = out + static_cast<std::size_t>(r) * kOutputs;
 #ifdef TAVLI_NNET_AVX2
     if (use_avx2_) {
-      hidden_sparse_avx2(index + b, value + b, u, H, w1_.data(), b1_.data(), hid.data());
+      hidden_sparse(index + b, value + b, u, H, w1_.data(), b1_.data(), hid.data(), use_avx512_);
       output_avx2(hid.data(), H, w2_.data(), b2_.data(), o);
       continue;
     }
@@ -691,6 +791,7 @@ NeuralNet NeuralNet::load(const std::string& path) {
     rd.fail(e.what());
   }
   net.use_avx2_ = cpu_has_avx2();
+  net.use_avx512_ = cpu_has_avx512();
   return net;
 }
 

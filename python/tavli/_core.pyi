@@ -338,6 +338,11 @@ class NeuralNet:
     force_scalar: bool
     @staticmethod
     def cpu_has_avx2() -> bool: ...
+    @property
+    def avx512(self) -> bool: ...
+    force_avx2: bool
+    @staticmethod
+    def cpu_has_avx512() -> bool: ...
     w1: npt.NDArray[np.float32]
     b1: npt.NDArray[np.float32]
     w2: npt.NDArray[np.float32]

@@ -119,10 +119,15 @@ class NeuralNet {
   // the output layers of two rows side by side (independent sums; each row's in its own order).
   void forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n, float* out) const;
 
-  // Which implementation forward uses: AVX2 + FMA when the CPU has it, unless forced to scalar.
+  // Which implementation forward uses: AVX2 + FMA when the CPU has it, unless forced to scalar;
+  // forward_sparse's hidden layer then runs on AVX-512F where the CPU has that too, unless forced
+  // to AVX2 (bit-identical to it: each unit's sum in the same order; for tests and A/B timing).
   bool avx2() const { return use_avx2_; }
+  bool avx512() const { return use_avx512_; }
   void force_scalar(bool on);
+  void force_avx2(bool on);
   static bool cpu_has_avx2();
+  static bool cpu_has_avx512();
 
  private:
   NeuralNet() = default;
@@ -143,7 +148,7 @@ class NeuralNet {
   };
   using Weights = std::vector<float, LineAligned<float>>;
   Weights w1_, b1_, w2_, b2_;
-  bool use_avx2_ = false;
+  bool use_avx2_ = false, use_avx512_ = false;
 };
 
 // Static evaluation by a net: each position encoded with the net's encoding (seen by the side to

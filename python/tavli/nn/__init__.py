@@ -285,6 +285,20 @@ class Net:
     def force_scalar(self, on: bool) -> None:
         self._net.force_scalar = require_bool("force_scalar", on)
 
+    @property
+    def avx512(self) -> bool:
+        """True when the evaluator's (sparse) forward pass runs its hidden layer on AVX-512F."""
+        return self._net.avx512
+
+    @property
+    def force_avx2(self) -> bool:
+        """Set to True to keep the AVX2 path where the CPU has AVX-512F (the same bits; for tests)."""
+        return self._net.force_avx2
+
+    @force_avx2.setter
+    def force_avx2(self, on: bool) -> None:
+        self._net.force_avx2 = require_bool("force_avx2", on)
+
     w1 = _Weight("w1", "Input layer weights (inputs, hidden): w1[i, h] from input i to hidden unit h.")
     b1 = _Weight("b1", "Hidden biases (hidden,).")
     w2 = _Weight("w2", "Output layer weights (5, hidden): w2[o, h] from hidden unit h to output o.")
@@ -297,7 +311,7 @@ class Net:
 
     def __repr__(self) -> str:
         return (f"tavli.nn.Net(family={self.family!r}, encoding={self.encoding!r}, inputs={self.inputs}, "
-                f"hidden={self.hidden}, {'avx2' if self.avx2 else 'scalar'})")
+                f"hidden={self.hidden}, {'avx512' if self.avx512 else 'avx2' if self.avx2 else 'scalar'})")
 
 
 def _unpickle(family: str, hidden: int, encoding: str, inputs: int, metadata: str,
