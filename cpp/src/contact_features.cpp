@@ -3,6 +3,12 @@
 #include "tavli/hit_features.h"
 #include "tavli/types.h"
 
+// The AVX2 escape table needs GCC or Clang on x86 (target attributes, __builtin_cpu_supports).
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TAVLI_NNET_NO_AVX2)
+#define TAVLI_ESCAPES_AVX2 1
+#include <immintrin.h>
+#endif
+
 namespace tavli {
 
 int double_shots(const SideState& me, const SideState& them) { return hit_counts(me, them).double_shots; }
@@ -53,9 +59,83 @@ int escapes_ahead(std::uint64_t ahead) {
   return count;
 }
 
-int escapes_from(int rear, const SideState& them) {
-  return escapes_ahead(blocks_ahead_mask(them) >> (rear + 1));
+namespace {
+
+// kNonDoubleEscapes widened to 32 bits, for a gather.
+struct NonDoubleEscapes32 {
+  std::int32_t count[1024];
+  constexpr NonDoubleEscapes32() : count() {
+    for (int m = 0; m < 1024; ++m) count[m] = kNonDoubleEscapes.count[m];
+  }
+};
+constexpr NonDoubleEscapes32 kNonDoubleEscapes32;
+
+EscapeCounts escape_counts_scalar(std::uint64_t blocks) {
+  EscapeCounts e{};
+  for (int s = 0; s <= kPoints; ++s) e.from[s] = static_cast<std::uint8_t>(escapes_ahead(blocks >> s));
+  return e;
 }
+
+#ifdef TAVLI_ESCAPES_AVX2
+// escapes_ahead's steps on eight starts a vector, as comparisons: "last <= 10" is rel < 2^11,
+// "4d > last" is rel < 2^(4d), "last >= 24" is rel >= 2^24 (rel < 2^26, so signed compares hold).
+__attribute__((target("avx2"))) EscapeCounts escape_counts_avx2(std::uint64_t blocks) {
+  __m256i counts[4];
+  const __m256i all = _mm256_set1_epi32(static_cast<std::int32_t>(blocks)), zero = _mm256_setzero_si256();
+  for (int v = 0; v < 4; ++v) {
+    const __m256i shift = _mm256_add_epi32(_mm256_set1_epi32(8 * v), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i rel = _mm256_and_si256(_mm256_srlv_epi32(all, shift), _mm256_set1_epi32(~1));
+    const __m256i near = _mm256_cmpgt_epi32(_mm256_set1_epi32(1 << 11), rel);
+    const __m256i index = _mm256_and_si256(_mm256_srli_epi32(rel, 1), _mm256_set1_epi32(1023));
+    __m256i count = _mm256_mask_i32gather_epi32(zero, kNonDoubleEscapes32.count, index, near, 4);
+    for (int d = 1; d <= 6; ++d) {
+      const __m256i passes = _mm256_cmpgt_epi32(_mm256_set1_epi32(1 << (4 * d)), rel);
+      const __m256i open = _mm256_cmpeq_epi32(
+          _mm256_and_si256(rel, _mm256_set1_epi32(static_cast<std::int32_t>(kMultiples[d]))), zero);
+      count = _mm256_sub_epi32(count, _mm256_and_si256(passes, open));  // -1 where it escapes
+    }
+    const __m256i beyond = _mm256_cmpgt_epi32(rel, _mm256_set1_epi32((1 << 24) - 1));
+    count = _mm256_andnot_si256(beyond, count);
+    counts[v] = _mm256_blendv_epi8(count, _mm256_set1_epi32(36), _mm256_cmpeq_epi32(rel, zero));
+  }
+  // To bytes: the packs interleave the vectors by 128-bit lanes, four starts a group; the
+  // permutation puts the groups back in order.
+  const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(counts[0], counts[1]), _mm256_packs_epi32(counts[2], counts[3]));
+  EscapeCounts e;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(e.from),
+                      _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+  return e;
+}
+
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
+
+}  // namespace
+
+EscapeCounts escape_counts(std::uint64_t blocks) {
+  struct Kept {
+    std::uint64_t blocks[2] = {~0ull, ~0ull};
+    EscapeCounts counts[2];
+    int next = 0;  // the slot the next new table replaces (the older one)
+  };
+  thread_local Kept kept;
+  if (kept.blocks[0] == blocks) return kept.counts[0];
+  if (kept.blocks[1] == blocks) return kept.counts[1];
+  const int k = kept.next;
+  kept.next ^= 1;
+  kept.blocks[k] = blocks;
+#ifdef TAVLI_ESCAPES_AVX2
+  kept.counts[k] = cpu_has_avx2() ? escape_counts_avx2(blocks) : escape_counts_scalar(blocks);
+#else
+  kept.counts[k] = escape_counts_scalar(blocks);
+#endif
+  return kept.counts[k];
+}
+
+int escapes_from(int rear, const SideState& them) { return escape_counts(blocks_ahead_mask(them)).from[rear + 1]; }
 
 int longest_prime(const SideState& s) {
   std::uint32_t m = made_points(s);

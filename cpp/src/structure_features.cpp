@@ -1,5 +1,6 @@
 #include "tavli/structure_features.h"
 
+#include <algorithm>
 #include <cmath>
 
 #if defined(__SSE2__)
@@ -13,21 +14,18 @@
 namespace tavli {
 
 int containment(const SideState& blocker) {
-  const std::uint64_t blocks = blocks_ahead_mask(blocker);
+  const EscapeCounts e = escape_counts(blocks_ahead_mask(blocker));
   int fewest = 36;
-  for (int r = -1; r <= 9 && fewest > 0; ++r) {
-    const int e = escapes_ahead(blocks >> (r + 1));
-    if (e < fewest) fewest = e;
-  }
+  for (int s = 0; s <= 10; ++s) fewest = std::min(fewest, static_cast<int>(e.from[s]));  // r = -1 .. 9
   return 36 - fewest;
 }
 
 int escape_sum(const SideState& me, const SideState& them, int* checkers) {
-  const std::uint64_t blocks = blocks_ahead_mask(them);
-  int sum = me.bar ? me.bar * escapes_ahead(blocks) : 0, count = me.bar;
+  const EscapeCounts e = escape_counts(blocks_ahead_mask(them));
+  int sum = me.bar * e.from[0], count = me.bar;
   for (std::uint32_t m = me.occ & 0x3FFFFu; m; m &= m - 1) {  // occupied points r < 18
     const int r = __builtin_ctz(m);
-    sum += me.n[r] * escapes_ahead(blocks >> (r + 1));
+    sum += me.n[r] * e.from[r + 1];
     count += me.n[r];
   }
   *checkers = count;

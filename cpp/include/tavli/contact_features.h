@@ -33,6 +33,14 @@ inline std::uint64_t blocks_ahead_mask(const SideState& them) {
 }
 // escapes_from() for the blocks ahead of a checker (bit k: a block k pips ahead; bit 0 ignored).
 int escapes_ahead(std::uint64_t ahead);
+// escapes_ahead(blocks >> (r + 1)) for every start r = -1 (the bar) .. 23 at once: from[r + 1]
+// (from[25..31] unused), `blocks` a blocks_ahead_mask(). One SIMD pass over the starts where the
+// CPU has AVX2; the last two tables are kept per thread, since one encoding asks for each
+// blocker's three times (containment, escape_sum, escapes).
+struct EscapeCounts {
+  std::uint8_t from[32];
+};
+EscapeCounts escape_counts(std::uint64_t blocks);
 
 // The longest run of consecutive points made (2+ checkers) by `s`.
 int longest_prime(const SideState& s);
