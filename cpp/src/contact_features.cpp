@@ -1,13 +1,8 @@
 #include "tavli/contact_features.h"
 
 #include "tavli/hit_features.h"
+#include "tavli/simd.h"
 #include "tavli/types.h"
-
-// The AVX2 escape table needs GCC or Clang on x86 (target attributes, __builtin_cpu_supports).
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TAVLI_NNET_NO_AVX2)
-#define TAVLI_ESCAPES_AVX2 1
-#include <immintrin.h>
-#endif
 
 namespace tavli {
 
@@ -76,7 +71,7 @@ EscapeCounts escape_counts_scalar(std::uint64_t blocks) {
   return e;
 }
 
-#ifdef TAVLI_ESCAPES_AVX2
+#ifdef TAVLI_X86_SIMD
 // escapes_ahead's steps on eight starts a vector, as comparisons: "last <= 10" is rel < 2^11,
 // "4d > last" is rel < 2^(4d), "last >= 24" is rel >= 2^24 (rel < 2^26, so signed compares hold).
 __attribute__((target("avx2"))) EscapeCounts escape_counts_avx2(std::uint64_t blocks) {
@@ -106,11 +101,6 @@ __attribute__((target("avx2"))) EscapeCounts escape_counts_avx2(std::uint64_t bl
                       _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
   return e;
 }
-
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 #endif
 
 }  // namespace
@@ -127,8 +117,8 @@ EscapeCounts escape_counts(std::uint64_t blocks) {
   const int k = kept.next;
   kept.next ^= 1;
   kept.blocks[k] = blocks;
-#ifdef TAVLI_ESCAPES_AVX2
-  kept.counts[k] = cpu_has_avx2() ? escape_counts_avx2(blocks) : escape_counts_scalar(blocks);
+#ifdef TAVLI_X86_SIMD
+  kept.counts[k] = simd::has_avx2() ? escape_counts_avx2(blocks) : escape_counts_scalar(blocks);
 #else
   kept.counts[k] = escape_counts_scalar(blocks);
 #endif

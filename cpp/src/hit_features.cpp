@@ -1,14 +1,10 @@
 #include "tavli/hit_features.h"
 
+#include "tavli/simd.h"
 #include "tavli/types.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-// The AVX2 shot count needs GCC or Clang on x86 (target attributes, __builtin_cpu_supports).
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TAVLI_NNET_NO_AVX2)
-#define TAVLI_SHOTS_AVX2 1
-#include <immintrin.h>
 #endif
 
 namespace tavli {
@@ -119,7 +115,7 @@ HitCounts hit_counts_scalar(const HitMasks& m) {
 // The same walk one roll per 32-bit lane, eight rolls at a time with per-lane shifts: the 15
 // non-double rolls in two vectors, the 6 doubles in a third. Lanes past them shift by 32, which
 // gives 0 (no hit), and weigh 0.
-#ifdef TAVLI_SHOTS_AVX2
+#ifdef TAVLI_X86_SIMD
 #define TAVLI_SHOTS_TARGET __attribute__((target("avx2")))
 
 struct RollHits {
@@ -189,11 +185,6 @@ TAVLI_SHOTS_TARGET HitCounts hit_counts_avx2(const HitMasks& m) {
   add_hits(h.doubles, _mm256_setr_epi32(1, 1, 1, 1, 1, 1, 0, 0), c);
   return c;
 }
-
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 #endif
 
 }  // namespace
@@ -201,8 +192,8 @@ bool cpu_has_avx2() {
 int shots(const SideState& me, const SideState& them) {
   const HitMasks m = hit_masks(me, them);
   if (!m.targets) return 0;  // no blot: no roll hits
-#ifdef TAVLI_SHOTS_AVX2
-  if (cpu_has_avx2()) return shots_avx2(m);
+#ifdef TAVLI_X86_SIMD
+  if (simd::has_avx2()) return shots_avx2(m);
 #endif
   return shots_scalar(m);
 }
@@ -210,8 +201,8 @@ int shots(const SideState& me, const SideState& them) {
 HitCounts hit_counts(const SideState& me, const SideState& them) {
   const HitMasks m = hit_masks(me, them);
   if (!m.targets) return {};
-#ifdef TAVLI_SHOTS_AVX2
-  if (cpu_has_avx2()) return hit_counts_avx2(m);
+#ifdef TAVLI_X86_SIMD
+  if (simd::has_avx2()) return hit_counts_avx2(m);
 #endif
   return hit_counts_scalar(m);
 }

@@ -12,13 +12,7 @@
 #include <stdexcept>
 
 #include "tavli/rng.h"
-
-// The AVX2 path needs GCC or Clang on x86 (target attributes, __builtin_cpu_supports); elsewhere,
-// or with -DTAVLI_NNET_NO_AVX2, only the portable path is built.
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TAVLI_NNET_NO_AVX2)
-#define TAVLI_NNET_AVX2 1
-#include <immintrin.h>
-#endif
+#include "tavli/simd.h"
 
 #if defined(_WIN32)
 #include <process.h>
@@ -129,7 +123,7 @@ void output_scalar(const float* hid, int H, const float* w2, const float* b2, fl
 
 // --- AVX2 + FMA path -----------------------------------------------------------------------------
 
-#ifdef TAVLI_NNET_AVX2
+#ifdef TAVLI_X86_SIMD
 
 #define TAVLI_AVX2 __attribute__((target("avx2,fma")))
 
@@ -437,7 +431,7 @@ TAVLI_AVX2 void forward_avx2(const float* x, int n, int I, int H, const float* w
   }
 }
 
-#endif  // TAVLI_NNET_AVX2
+#endif  // TAVLI_X86_SIMD
 
 }  // namespace
 
@@ -495,21 +489,11 @@ void NeuralNet::set_metadata(std::string text) {
 }
 
 bool NeuralNet::cpu_has_avx2() {
-#ifdef TAVLI_NNET_AVX2
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
+  return simd::has_avx2_fma();
 }
 
 bool NeuralNet::cpu_has_avx512() {
-#ifdef TAVLI_NNET_AVX2
-  static const bool has = cpu_has_avx2() && __builtin_cpu_supports("avx512f");
-  return has;
-#else
-  return false;
-#endif
+  return simd::has_avx512f();
 }
 
 void NeuralNet::force_scalar(bool on) {
@@ -539,7 +523,7 @@ void NeuralNet::check_finite() const {
 void NeuralNet::forward_batch(const float* x, int n, float* out, float* hidden) const {
   if (n <= 0) return;
   const int I = inputs_, H = hidden_;
-#ifdef TAVLI_NNET_AVX2
+#ifdef TAVLI_X86_SIMD
   if (use_avx2_) {
     forward_avx2(x, n, I, H, w1_.data(), b1_.data(), w2_.data(), b2_.data(), out, hidden);
     return;
@@ -561,7 +545,7 @@ void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, c
   std::vector<float>& hid = scratch(0);
   if (hid.size() < static_cast<std::size_t>(2 * H)) hid.resize(static_cast<std::size_t>(2 * H));  // grown only (see evaluate)
   int r = 0;
-#ifdef TAVLI_NNET_AVX2
+#ifdef TAVLI_X86_SIMD
   if (use_avx2_ && H % 8 == 0)  // two rows at a time: their output layers overlap
     for (; r + 2 <= n; r += 2) {
       for (int t = 0; t < 2; ++t)
@@ -574,7 +558,7 @@ void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, c
   for (; r < n; ++r) {
     const int b = start[r], u = start[r + 1] - b;
     float* o = out + static_cast<std::size_t>(r) * kOutputs;
-#ifdef TAVLI_NNET_AVX2
+#ifdef TAVLI_X86_SIMD
     if (use_avx2_) {
       hidden_sparse(index + b, value + b, u, H, w1_.data(), b1_.data(), hid.data(), use_avx512_);
       output_avx2(hid.data(), H, w2_.data(), b2_.data(), o);
