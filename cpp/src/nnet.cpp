@@ -348,6 +348,48 @@ TAVLI_AVX512 void hidden_sparse_avx512(const std::uint16_t* ix, const float* xv,
   }
 }
 
+// Two rows' hidden layers of H = 16 N units interleaved: 2 N independent accumulators, so one
+// row's weight loads overlap the other's (with H = 128, 3-6% faster on distinct positions, 5-10%
+// on siblings). Each row's sums in its own order, as alone: bit-identical to hidden_sparse_avx512.
+template <int N>
+TAVLI_AVX512 inline void add_row_avx512(__m512* a, const float* w1, int unit, float x) {
+  const float* row = w1 + static_cast<std::size_t>(unit) * (16 * N);
+  const __m512 v = _mm512_set1_ps(x);
+  for (int j = 0; j < N; ++j) a[j] = _mm512_fmadd_ps(v, _mm512_loadu_ps(row + 16 * j), a[j]);
+}
+
+template <int N>
+TAVLI_AVX512 void hidden_pair_avx512(const std::uint16_t* const ix[2], const float* const xv[2], const int u[2],
+                                     const float* w1, const float* b1, float* const acc[2]) {
+  __m512 a[2][N];
+  for (int j = 0; j < N; ++j) a[0][j] = a[1][j] = _mm512_loadu_ps(b1 + 16 * j);
+  const int both = std::min(u[0], u[1]);
+  for (int k = 0; k < both; ++k) {
+    add_row_avx512<N>(a[0], w1, ix[0][k], xv[0][k]);
+    add_row_avx512<N>(a[1], w1, ix[1][k], xv[1][k]);
+  }
+  for (int k = both; k < u[0]; ++k) add_row_avx512<N>(a[0], w1, ix[0][k], xv[0][k]);
+  for (int k = both; k < u[1]; ++k) add_row_avx512<N>(a[1], w1, ix[1][k], xv[1][k]);
+  for (int t = 0; t < 2; ++t)
+    for (int j = 0; j < N; ++j) _mm512_storeu_ps(acc[t] + 16 * j, sigmoid_avx512(a[t][j]));
+}
+
+// hidden_pair_avx512 for the hidden sizes it is built for (16 .. 128 in steps of 16); false for others.
+TAVLI_AVX512 bool hidden_pair_avx512(const std::uint16_t* const ix[2], const float* const xv[2], const int u[2], int H,
+                                     const float* w1, const float* b1, float* const acc[2]) {
+  switch (H) {
+    case 16: hidden_pair_avx512<1>(ix, xv, u, w1, b1, acc); return true;
+    case 32: hidden_pair_avx512<2>(ix, xv, u, w1, b1, acc); return true;
+    case 48: hidden_pair_avx512<3>(ix, xv, u, w1, b1, acc); return true;
+    case 64: hidden_pair_avx512<4>(ix, xv, u, w1, b1, acc); return true;
+    case 80: hidden_pair_avx512<5>(ix, xv, u, w1, b1, acc); return true;
+    case 96: hidden_pair_avx512<6>(ix, xv, u, w1, b1, acc); return true;
+    case 112: hidden_pair_avx512<7>(ix, xv, u, w1, b1, acc); return true;
+    case 128: hidden_pair_avx512<8>(ix, xv, u, w1, b1, acc); return true;
+    default: return false;
+  }
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -548,9 +590,12 @@ void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, c
 #ifdef TAVLI_X86_SIMD
   if (use_avx2_ && H % 8 == 0)  // two rows at a time: their output layers overlap
     for (; r + 2 <= n; r += 2) {
-      for (int t = 0; t < 2; ++t)
-        hidden_sparse(index + start[r + t], value + start[r + t], start[r + t + 1] - start[r + t], H, w1_.data(),
-                      b1_.data(), hid.data() + t * H, use_avx512_);
+      const std::uint16_t* const ix[2] = {index + start[r], index + start[r + 1]};
+      const float* const xv[2] = {value + start[r], value + start[r + 1]};
+      const int u[2] = {start[r + 1] - start[r], start[r + 2] - start[r + 1]};
+      float* const acc[2] = {hid.data(), hid.data() + H};
+      if (!(use_avx512_ && hidden_pair_avx512(ix, xv, u, H, w1_.data(), b1_.data(), acc)))
+        for (int t = 0; t < 2; ++t) hidden_sparse(ix[t], xv[t], u[t], H, w1_.data(), b1_.data(), acc[t], use_avx512_);
       output_pair_avx2(hid.data(), hid.data() + H, H, w2_.data(), b2_.data(), out + static_cast<std::size_t>(r) * kOutputs,
                        out + static_cast<std::size_t>(r + 1) * kOutputs);
     }
