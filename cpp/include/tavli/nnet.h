@@ -115,8 +115,9 @@ class NeuralNet {
   // 0. Bit-identical to forward_batch on the dense rows (the same products, added in the same
   // order; a zero input only ever adds an exact 0 there), but each row touches only its own
   // units' weight rows: unrelated positions (a search's distinct leaves) share few of them, so
-  // this does not pay for the union of a tile's inputs as forward_batch does. The AVX2 path runs
-  // the output layers of two rows side by side (independent sums; each row's in its own order).
+  // this does not pay for the union of a tile's inputs as forward_batch does. The vector paths
+  // take two rows at a time: on AVX-512 their hidden layers interleaved, then their output layers
+  // side by side (independent sums; each row's in its own order, so the bits do not change).
   void forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n, float* out) const;
 
   // Which implementation forward uses: AVX2 + FMA when the CPU has it, unless forced to scalar;
