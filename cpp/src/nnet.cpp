@@ -348,9 +348,7 @@ TAVLI_AVX512 void hidden_sparse_avx512(const std::uint16_t* ix, const float* xv,
   }
 }
 
-// Two rows' hidden layers of H = 16 N units interleaved: 2 N independent accumulators, so one
-// row's weight loads overlap the other's (with H = 128, 3-6% faster on distinct positions, 5-10%
-// on siblings). Each row's sums in its own order, as alone: bit-identical to hidden_sparse_avx512.
+// One listed unit's weight row, times its value, into N accumulators of 16 units.
 template <int N>
 TAVLI_AVX512 inline void add_row_avx512(__m512* a, const float* w1, int unit, float x) {
   const float* row = w1 + static_cast<std::size_t>(unit) * (16 * N);
@@ -358,6 +356,9 @@ TAVLI_AVX512 inline void add_row_avx512(__m512* a, const float* w1, int unit, fl
   for (int j = 0; j < N; ++j) a[j] = _mm512_fmadd_ps(v, _mm512_loadu_ps(row + 16 * j), a[j]);
 }
 
+// Two rows' hidden layers of H = 16 N units interleaved: 2 N independent accumulators, so one
+// row's weight loads overlap the other's (with H = 128, 3-6% faster on distinct positions, 5-10%
+// on siblings). Each row's sums in its own order, as alone: bit-identical to hidden_sparse_avx512.
 template <int N>
 TAVLI_AVX512 void hidden_pair_avx512(const std::uint16_t* const ix[2], const float* const xv[2], const int u[2],
                                      const float* w1, const float* b1, float* const acc[2]) {
