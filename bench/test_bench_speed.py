@@ -93,6 +93,20 @@ def test_eval_distinct_td_net(benchmark, distinct):
           f"TD stage net, {len(rows)} distinct positions")
 
 
+@pytest.mark.skipif(not tavli._core.NeuralNet.cpu_has_avx512(), reason="the CPU has no AVX-512F")
+def test_eval_distinct_avx2_path(benchmark, distinct):
+    """The shipped net on the same positions with its hidden layer kept on the AVX2 path
+    (``Net.force_avx2``; the same bits): what the AVX-512 path gives, as a ratio in the same session."""
+    rows = distinct[0]
+    net = nn.shipped("backgammon")
+    net.force_avx2 = True
+    net.evaluate_positions(rows[:10], "backgammon")
+    benchmark.pedantic(net.evaluate_positions, args=(rows, "backgammon"), rounds=7, iterations=1, warmup_rounds=1)
+    record_median(f"shipped net on the AVX2 path, {len(rows)} distinct positions", benchmark, len(rows), "positions")
+    ratio("shipped net speed, AVX-512 / AVX2 path", f"shipped net, {len(rows)} distinct positions",
+          f"shipped net on the AVX2 path, {len(rows)} distinct positions")
+
+
 @pytest.mark.parametrize("encoding", ["expert", "expert2", "expert3"])
 def test_eval_distinct_by_encoding(benchmark, distinct, encoding):
     """What richer inputs cost: a 128-unit net (seeded random weights: the work does not depend on
