@@ -6,7 +6,9 @@ each, under ``nice``; prints the median over runs of each build's median-of-roun
 their ratio, and the hashes of every output's bits, which must agree (a faster forward pass must
 not change a value).
 
-  python bench/ab_eval.py BASE_BUILD NEW_BUILD [runs] [net.tnet]
+  python bench/ab_eval.py BASE_BUILD NEW_BUILD [runs] [net.tnet] [game]
+
+(the game defaults to backgammon; give the net's own, e.g. ``python/tavli/nets/fevga.tnet fevga``)
 
 where a build is ``cmake -S <tree> -B <tree>/build/tools -DTAVLI_BUILD_TOOLS=ON
 -DTAVLI_BUILD_PYTHON=OFF && cmake --build <tree>/build/tools`` (e.g. a ``git archive`` of the
@@ -25,11 +27,12 @@ def main() -> None:
     base, new = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 7
     net = sys.argv[4] if len(sys.argv) > 4 else str(Path(__file__).parent.parent / "python/tavli/nets/backgammon.tnet")
+    game = sys.argv[5] if len(sys.argv) > 5 else "backgammon"
     rates: dict[str, list[tuple[float, float]]] = {base: [], new: []}
     bits = set()
     for _ in range(runs):
         for build in (base, new):
-            out = subprocess.run(["nice", "-n", "5", f"{build}/tavli_bench_eval", net, "backgammon", "1500", "5"],
+            out = subprocess.run(["nice", "-n", "5", f"{build}/tavli_bench_eval", net, game, "1500", "5"],
                                  capture_output=True, text=True, check=True).stdout
             m = re.search(r"calls of 21: ([0-9.]+) M.*calls: ([0-9.]+) M.*bits ([0-9a-f]+)", out)
             if not m:
