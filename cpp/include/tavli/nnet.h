@@ -15,8 +15,9 @@
 // laid out the same way. In numpy terms:
 //   hidden = sigmoid(x @ w1.reshape(I, H) + b1);  out = sigmoid(hidden @ w2.reshape(O, H).T + b2).
 //
-// Two implementations of the same arithmetic: AVX2 + FMA (chosen at run time when the CPU has it;
-// the library needs no -march flag) and portable scalar code. Per hidden unit both add the inputs'
+// Implementations of the same arithmetic (nnet_forward.h): AVX2 + FMA (chosen at run time when
+// the CPU has it; the library needs no -march flag; AVX-512F for the sparse path's layers where
+// the CPU has that too, with AVX2's bits) and portable scalar code. Per hidden unit both add the inputs'
 // products in the same order (increasing input index, starting from the bias), so they differ
 // only by FMA's single rounding and the order of the output layer's dot products: outputs agree
 // to about 2e-7 absolute in practice, and kScalarTolerance (1e-5) is the bound the tests hold both
@@ -46,6 +47,7 @@
 #include <vector>
 
 #include "tavli/encode.h"
+#include "tavli/nnet_forward.h"
 #include "tavli/eval.h"
 
 namespace tavli {
@@ -66,7 +68,7 @@ void net_encode(const Position& pos, const Rules& rules, Encoding e, float* out)
 
 class NeuralNet {
  public:
-  static constexpr int kOutputs = 5;
+  static constexpr int kOutputs = nnet_forward::kOutputs;
   static constexpr std::uint32_t kFormatVersion = 1;
   static constexpr int kMaxUnits = 4096;              // per layer: a sanity bound for files
   static constexpr std::size_t kMaxText = 1u << 20;   // metadata bytes
@@ -150,6 +152,9 @@ class NeuralNet {
   using Weights = std::vector<float, LineAligned<float>>;
   Weights w1_, b1_, w2_, b2_;
   bool use_avx2_ = false, use_avx512_ = false;
+  using Path = nnet_forward::Path;
+  Path path() const;
+  nnet_forward::Layers layers() const { return {inputs_, hidden_, w1_.data(), b1_.data(), w2_.data(), b2_.data()}; }
 };
 
 // Static evaluation by a net: each position encoded with the net's encoding (seen by the side to
