@@ -98,7 +98,7 @@ void bind_nnet(py::module_& m) {
                     "Set to use the portable path even where the CPU has AVX2 (for tests).")
       .def_static("cpu_has_avx2", &NeuralNet::cpu_has_avx2)
       .def_property_readonly("avx512", &NeuralNet::avx512,
-                             "True when the sparse forward pass (the evaluator's) runs its hidden layer on AVX-512F.")
+                             "True when the sparse forward pass (the evaluator's) runs its layers on AVX-512F.")
       .def_property("force_avx2", [](const NeuralNet& n) { return !n.avx512(); }, &NeuralNet::force_avx2,
                     "Set to keep the AVX2 path where the CPU has AVX-512F (bit-identical; for tests and timing).")
       .def_static("cpu_has_avx512", &NeuralNet::cpu_has_avx512)

@@ -123,7 +123,7 @@ class NeuralNet {
   void forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n, float* out) const;
 
   // Which implementation forward uses: AVX2 + FMA when the CPU has it, unless forced to scalar;
-  // forward_sparse's hidden layer then runs on AVX-512F where the CPU has that too, unless forced
+  // forward_sparse's layers then run on AVX-512F where the CPU has that too, unless forced
   // to AVX2 (bit-identical to it: each unit's sum in the same order; for tests and A/B timing).
   bool avx2() const { return use_avx2_; }
   bool avx512() const { return use_avx512_; }

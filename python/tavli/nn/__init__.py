@@ -287,7 +287,7 @@ class Net:
 
     @property
     def avx512(self) -> bool:
-        """True when the evaluator's (sparse) forward pass runs its hidden layer on AVX-512F."""
+        """True when the evaluator's (sparse) forward pass runs its layers on AVX-512F."""
         return self._net.avx512
 
     @property
