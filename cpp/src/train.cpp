@@ -11,6 +11,7 @@
 #include "tavli/rng.h"
 #include "tavli/scratch.h"
 #include "tavli/sim.h"
+#include "tavli/simd.h"
 
 namespace tavli {
 namespace {
@@ -78,7 +79,7 @@ using FusedFn = void (*)(float*, float* const*, std::size_t, std::size_t, float,
                          const float*);
 FusedFn pick_fused() {
 #ifdef TAVLI_TRAIN_AVX2
-  if (__builtin_cpu_supports("avx2")) return fused_avx2;
+  if (simd::has_avx2()) return fused_avx2;
 #endif
   return fused_base;
 }
