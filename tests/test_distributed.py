@@ -1,7 +1,8 @@
 """The Ray backend (tavli.distributed, docs/distributed.md) on a local two-CPU cluster: sharded
-simulations, matches, self-play data, rollouts and rollout data give exactly the local results (the local call
-is the independent computation), a worker that dies is replaced without changing a bit, progress
-covers the whole run, and bad arguments fail before any task starts."""
+simulations, matches, self-play data, rollouts, rollout data, bulk evaluation and the supervised
+training's labels give exactly the local results (the local call is the independent computation),
+a worker that dies is replaced without changing a bit, progress covers the whole run, and bad
+arguments fail before any task starts."""
 
 from __future__ import annotations
 
@@ -144,6 +145,53 @@ def test_rollout_data_equals_local_and_the_boards_rollouts(cluster):
     assert len(set(local["equity"])) == 5
 
 
+def test_evaluate_batch_equals_local(cluster):
+    # Deep values of many positions, sharded by rows: the local array exactly, whatever the shard,
+    # with the shipped net, a net given as an object and class nets (they pickle to the workers).
+    rows, _ = tavli.random_positions("backgammon", 60, seed=9)
+    local = tavli.evaluate_batch(rows, "backgammon", plies=1)
+    seen = []
+    remote = distributed.evaluate_batch(rows, "backgammon", plies=1, shard=7,
+                                        progress=lambda done, total: seen.append((done, total)))
+    assert remote.dtype == np.float32 and np.array_equal(local, remote)
+    assert len(seen) == 9 and seen[-1] == (60, 60)  # 8 shards of 7 rows, one of 4
+    assert np.array_equal(local, tavli.evaluate_batch(rows, "backgammon", plies=1, backend="ray"))
+    net = nn.Net("backgammon", 6, seed=3)
+    local_net = tavli.evaluate_batch(rows, "backgammon", evaluator=net, threads=2)
+    assert np.array_equal(local_net, distributed.evaluate_batch(rows, "backgammon", evaluator=net, shard=25))
+    assert not np.array_equal(local_net, tavli.evaluate_batch(rows, "backgammon"))  # the net was used
+    from tavli.classnets import ClassNets
+
+    nets = ClassNets(tavli.nn.shipped("backgammon"), race=net)
+    assert np.array_equal(tavli.evaluate_batch(rows, "backgammon", evaluator=nets),
+                          distributed.evaluate_batch(rows, "backgammon", evaluator=nets, shard=13))
+    assert distributed.evaluate_batch(rows[:0], "backgammon").shape == (0, 8)
+
+
+def test_supervised_labels_on_ray_are_the_local_files(cluster, tmp_path):
+    # `python -m tavli.supervised --backend ray`: the self-play positions and every label chunk
+    # (a search's here, rollouts' below) are the local run's files bit for bit, so a run may resume
+    # on the other backend.
+    from tavli import supervised
+
+    argv = ["--class", "contact", "--games", "4", "--max-positions", "30", "--label-plies", "1", "--chunk", "16",
+            "--hidden", "4", "--epochs", "0", "--seed", "2", "--threads", "1"]
+    supervised.main(argv + ["--work", str(tmp_path / "local")])
+    supervised.main(argv + ["--work", str(tmp_path / "ray"), "--backend", "ray"])
+    names = sorted(f.name for f in (tmp_path / "local").glob("*.npy"))
+    assert names == ["labels_00000.npy", "labels_00001.npy", "positions.npy"]
+    assert names == sorted(f.name for f in (tmp_path / "ray").glob("*.npy"))
+    for name in names:
+        assert np.array_equal(np.load(tmp_path / "local" / name), np.load(tmp_path / "ray" / name)), name
+    rows = np.load(tmp_path / "local" / "positions.npy")[:5]
+    labeller = supervised.ClassNets(tavli.nn.shipped("backgammon"))
+    local = supervised.label_positions(rows, "backgammon", labeller, rollout_trials=4, variance_reduction=True,
+                                       seed=3, first_row=7)
+    assert np.array_equal(local, supervised.label_positions(rows, "backgammon", labeller, rollout_trials=4,
+                                                            variance_reduction=True, seed=3, first_row=7,
+                                                            backend="ray"))
+
+
 class _DieOnceWhenUnpickled(str):
     """The player 'random', whose first unpickling in a worker process kills that process: a
     machine lost in the middle of a task. The flag file makes it happen exactly once."""
@@ -232,6 +280,15 @@ def test_threads_beyond_the_largest_node_are_refused(cluster):
         (lambda: distributed.rollout_data(np.zeros((2, 64), np.uint8), "backgammon"), r"positions\[0\]"),
         (lambda: distributed.rollout_data(np.zeros((2, 63), np.uint8), "backgammon"), "shape"),
         (lambda: rollout_data(tavli.Board("fevga").to_array()[None], "fevga", 0, backend="ray"), "trials"),
+        (lambda: distributed.evaluate_batch(np.zeros((2, 64), np.uint8), "backgammon"), "row 0"),
+        (lambda: distributed.evaluate_batch(np.zeros((2, 63), np.uint8), "backgammon"), "shape"),
+        (lambda: tavli.evaluate_batch(tavli.Board("fevga").to_array()[None], "fevga", plies=-1, backend="ray"),
+         "plies"),
+        (lambda: tavli.evaluate_batch(tavli.Board("fevga").to_array()[None], "fevga", evaluator="nosuch",
+                                      backend="ray"), "nosuch"),
+        (lambda: tavli.evaluate_batch(tavli.Board("fevga").to_array()[None], "fevga", time_limit=1, backend="ray"),
+         "time_limit"),
+        (lambda: distributed.evaluate_batch(tavli.Board("fevga").to_array()[None], "fevga", shard=0), "shard"),
     ],
 )
 def test_bad_arguments_fail_before_ray_is_reached(call, message, monkeypatch):

@@ -6,6 +6,7 @@ a yardstick for how well a learner imitates a good evaluator, never a shipped ne
 --class C keeps only the positions of one class (tavli.classnets.position_classes).
 --test draws from the work directory's held-out tenth instead, with the next seed. --keep K labels
 only the first K decisions of the draw (in row order), so a larger run later extends a smaller one.
+--backend ray labels on a Ray cluster (docs/distributed.md), the same values bit for bit.
 
     python tools/sibling_groups.py --work nets-work/contact-1ply --decisions 15000 --plies 2 \\
         --threads 2 --out groups-own.npz
@@ -48,6 +49,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=123)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--chunk", type=int, default=20000)
+    ap.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="ray: the labels on a Ray cluster (--threads per task), the same bits")
+    ap.add_argument("--ray-address", default=None)
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     pos = np.load(f"{a.work}/positions.npy", mmap_mode="r")
@@ -73,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
         labeller = ClassNets(net(a.label_contact) or tavli.nn.shipped("backgammon"), net(a.label_race),
                              net(a.label_crashed))
         lab = np.concatenate([label_positions(succ[i:i + a.chunk], "backgammon", labeller, plies=a.plies,
-                                              threads=a.threads) for i in range(0, len(succ), a.chunk)])
+                                              threads=a.threads, backend=a.backend, ray_address=a.ray_address)
+                              for i in range(0, len(succ), a.chunk)])
     print(f"{len(rows)} decisions, {int((counts >= 2).sum())} with two or more plays, {len(succ)} plays "
           f"labelled in {time.time() - t0:.0f} s")
     np.savez(a.out, rows=rows, dice=dice, succ=succ, lab=lab, counts=counts)

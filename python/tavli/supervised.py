@@ -21,6 +21,11 @@ Stages, each resumable from the files in --work (run the same command again):
    (seed, epoch)) on 90% of the rows, the rest held out; the checkpoint after each epoch carries
    the epoch counter and the whole command in its metadata (JSON), so a resumed run ends with the
    weights of an uninterrupted one. --out receives the final net.
+
+Labels are the costly stage (a 2-ply label takes about 8 ms of one core; a luck-adjusted rollout of
+36 trials half a second). `--backend ray` runs the self-play games and the labels on a Ray
+cluster (docs/distributed.md), `--threads` per task, and writes the same files bit for bit, so a
+run may move between a laptop and a cluster, or resume on the other, chunk by chunk.
 """
 
 from __future__ import annotations
@@ -50,12 +55,14 @@ WIDENS = {("expert", "expert2"): 205, ("expert", "expert3"): 205, ("expert2", "e
 
 
 def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,
-                    max_positions: int | None = None, **options: Any) -> np.ndarray:
+                    max_positions: int | None = None, backend: str = "local", ray_address: str | None = None,
+                    **options: Any) -> np.ndarray:
     """Distinct position rows of class `cls` met in `games` seeded self-play games, in a seeded
-    random order (at most max_positions)."""
+    random order (at most max_positions). `backend="ray"`: the games on a Ray cluster, the same rows."""
     from .jobs.selfplay import self_play_data
 
-    data = self_play_data(variant, games, (players, players), seed=seed, threads=threads, features=False, **options)
+    data = self_play_data(variant, games, (players, players), seed=seed, threads=threads, features=False,
+                          backend=backend, ray_address=ray_address, **options)
     rows = data["positions"]
     rows = rows[position_classes(rows, variant, **options) == cls]
     rows = np.unique(rows, axis=0)  # sorted: the order below depends only on the set and the seed
@@ -97,24 +104,27 @@ def candidate_positions(rows: np.ndarray, variant: str, cls: str, *, labeller: A
 
 def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int = 1, rollout_trials: int = 0,
                     variance_reduction: bool = False, seed: int = 1, first_row: int = 0, threads: int = 1,
-                    **options: Any) -> np.ndarray:
+                    backend: str = "local", ray_address: str | None = None, **options: Any) -> np.ndarray:
     """Targets (N, 5: win, win_double, win_triple, lose_double, lose_triple) for the side to move:
     a `plies` search, or rollouts of `rollout_trials` games played 0-ply by the labeller (row k
     of the call seeded by tavli.Rng.derive(seed + first_row, k): chunks never share seeds as long
     as chunks are fewer than rows), with `variance_reduction` luck-adjusted (rollout_luck.h: the
     same games, an unbiased value with a fraction of the dice's noise, at about 21 evaluations a
-    play instead of one)."""
+    play instead of one). `backend="ray"`: the rows spread over a Ray cluster's tasks of `threads`
+    threads each (tavli.distributed), the same labels bit for bit: a row's search or rollout
+    depends on that row (and its seed) alone."""
     if rollout_trials:
         from .jobs.rollouts import rollout_data
 
         out = rollout_data(rows, variant, rollout_trials, {"search": 0, "evaluator": labeller}, seed=seed + first_row,
-                           threads=threads, evaluator=labeller, variance_reduction=variance_reduction, **options)
+                           threads=threads, evaluator=labeller, variance_reduction=variance_reduction,
+                           backend=backend, ray_address=ray_address, **options)
         labels: np.ndarray = np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
         return labels
     from .jobs.batch import evaluate_batch
 
-    return np.clip(evaluate_batch(rows, variant, plies=plies, threads=threads, evaluator=labeller, **options)[:, :5],
-                   0.0, 1.0).astype(np.float32)
+    return np.clip(evaluate_batch(rows, variant, plies=plies, threads=threads, evaluator=labeller, backend=backend,
+                                  ray_address=ray_address, **options)[:, :5], 0.0, 1.0).astype(np.float32)
 
 
 def net_inputs(rows: np.ndarray, variant: str, encoding: str, **options: Any) -> np.ndarray:
@@ -174,8 +184,8 @@ def _labelled(work: Path, prefix: str, rows: np.ndarray, args: argparse.Namespac
             t0 = time.perf_counter()
             y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
                                 rollout_trials=args.rollout_trials, variance_reduction=args.variance_reduction,
-                                seed=args.seed,
-                                first_row=seed_offset + first, threads=args.threads)
+                                seed=args.seed, first_row=seed_offset + first, threads=args.threads,
+                                backend=args.backend, ray_address=args.ray_address)
             np.save(work / "labels.tmp.npy", y)
             os.replace(work / "labels.tmp.npy", f)
             _log(f"{prefix}: labelled rows {first}..{first + len(y) - 1} ({time.perf_counter() - t0:.0f}s)")
@@ -195,7 +205,8 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> Net:
     else:
         t0 = time.perf_counter()
         rows = class_positions(args.variant, args.games, args.cls, players=labeller, seed=args.seed,
-                               threads=args.threads, max_positions=args.max_positions)
+                               threads=args.threads, max_positions=args.max_positions, backend=args.backend,
+                               ray_address=args.ray_address)
         np.save(work / "positions.tmp.npy", rows)
         os.replace(work / "positions.tmp.npy", pos_file)
         _log(f"{len(rows)} {args.cls} positions from {args.games} games ({time.perf_counter() - t0:.0f}s)")
@@ -271,7 +282,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--alpha", type=float, default=0.01)
     ap.add_argument("--alpha-decay", type=float, default=0.95, help="alpha * decay**epoch")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                    help="C++ threads (with --backend ray: of each task)")
+    ap.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="ray: the self-play games and the labels on a Ray cluster (docs/distributed.md), the same "
+                         "files bit for bit; the candidates and the fit stay on this machine")
+    ap.add_argument("--ray-address", default=None, help="with --backend ray: the cluster (default: RAY_ADDRESS or a new "
+                    "local one)")
     ap.add_argument("--work", required=True, help="directory for the resumable stages")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)

@@ -12,6 +12,9 @@ from .. import _core
 from .._base.args import as_int_array, int_arg, require_bool
 from .._base.deadline import time_limit_arg
 from .._base.options import to_pairs
+from ..backends import backend_arg, local_only_time_limit
+from ..backends import ray as on_ray
+from ..backends.local import concatenate
 from ..evaluators import evaluator_arg, prune_arg
 
 
@@ -79,13 +82,20 @@ def random_positions(variant: str = "fevga", n: int = 1000, seed: int = 0, *, ti
 
 def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1,
                    evaluator: Any = None, time_limit: float | None = None, prune: int = _core.DEFAULT_PRUNE,
+                   backend: str = "local", ray_address: str | None = None,
                    **options: Any) -> npt.NDArray[np.float32]:
     """Values of many positions (side to move, before the roll), `plies` deep, in C++ threads: a
     float32 array (N, 8) of win, win_double, win_triple, lose_double, lose_triple, draw, margin
     (Tawla 31's expected extra points, else 0), equity. `evaluator`: None (the shipped net of the
     game, else the heuristic), "heuristic" or a tavli.nn.Net. `prune`: as Board.evaluate's (the
     plays per inner node valued by the evaluator where it has a pruning net; 0: all). `time_limit`
-    (seconds, None: none) passed: TimeoutError (no partial result); Ctrl-C: KeyboardInterrupt."""
+    (seconds, None: none) passed: TimeoutError (no partial result); Ctrl-C: KeyboardInterrupt.
+    `backend="ray"`: the same array from a Ray cluster, `threads` per task
+    (tavli.distributed.evaluate_batch, which also takes progress, shard and retries)."""
+    if backend_arg(backend, ray_address) == "ray":
+        local_only_time_limit(time_limit)
+        return evaluate_batch_on_ray(positions, variant, plies=plies, threads=threads, evaluator=evaluator,
+                                     prune=prune, address=ray_address, **options)
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     rows = as_int_array(positions, "positions", "uint8")
@@ -93,6 +103,34 @@ def evaluate_batch(positions: Any, variant: str = "fevga", *, plies: int = 0, th
     threads = int_arg("threads", threads, 1, _core.MAX_THREADS)
     return _core._evaluate_batch(variant, to_pairs(options), rows, plies, threads, evaluator_arg(evaluator),
                                  time_limit_arg(time_limit), prune_arg(prune))
+
+
+# --- the same on a Ray cluster (tavli.distributed) ----------------------------------------------
+def _evaluate_batch_shard(args: tuple[np.ndarray, dict[str, Any]], first: int, count: int) -> dict[str, np.ndarray]:
+    rows, kwargs = args
+    return {"values": evaluate_batch(rows[first:first + count], **kwargs)}
+
+
+def evaluate_batch_on_ray(positions: Any, variant: str = "fevga", *, plies: int = 0, threads: int = 1,
+                          evaluator: Any = None, prune: int = _core.DEFAULT_PRUNE, progress: Any = None,
+                          address: str | None = None, shard: int | None = None,
+                          retries: int = on_ray.DEFAULT_RETRIES, **options: Any) -> npt.NDArray[np.float32]:
+    """tavli.evaluate_batch on a Ray cluster (tavli.distributed.evaluate_batch): the same array,
+    each task valuing `shard` consecutive rows on `threads` threads. A row's value depends on that
+    row alone (the search is deterministic and its results do not depend on threads), so neither
+    the shards nor the workers change a bit. Every argument and row is checked here before a task
+    starts (a 0-ply heuristic pass over the rows validates them, far cheaper than any search)."""
+    rows = as_int_array(positions, "positions", "uint8")
+    kwargs = {"variant": variant, "plies": plies, "threads": threads, "evaluator": evaluator, "prune": prune,
+              **options}
+    empty = evaluate_batch(rows[:0], **kwargs)
+    evaluate_batch(rows, variant, evaluator="heuristic", **options)
+    settings = on_ray.Settings(progress, "positions", address, shard, retries, int(threads))
+    if len(rows) == 0:
+        return empty
+    parts = settings.run(_evaluate_batch_shard, (rows, kwargs), len(rows))
+    values: npt.NDArray[np.float32] = concatenate(parts)["values"]
+    return values
 
 
 def encode(

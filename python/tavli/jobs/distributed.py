@@ -1,12 +1,13 @@
-"""tavli's heavy jobs on a Ray cluster: simulations, matches, self-play training data, rollouts
-and rollout training data, split into shards of consecutive games (or trials) and gathered as the
-local call's exact arrays (docs/distributed.md). Each is its job's own Ray entry point (the local
-call with backend="ray" runs it); the executor is tavli.backends.ray.
+"""tavli's heavy jobs on a Ray cluster: simulations, matches, self-play training data, rollouts,
+rollout training data and bulk evaluation (searches of many positions: training labels), split
+into shards of consecutive games (or trials, or rows) and gathered as the local call's exact
+arrays (docs/distributed.md). Each is its job's own Ray entry point (the local call with
+backend="ray" runs it); the executor is tavli.backends.ray.
 
 Why the results are identical: game i of a run is seeded by (seed, i) whatever process plays it
 (`first_game` tells a worker where its shard starts), and the shards are gathered in game order;
 a rollout's trials are reduced in fixed blocks that the driver folds in order
-(cpp/include/tavli/rollout.h). So neither the number of workers, nor the shard size, nor a task
+(cpp/include/tavli/rollout.h); a position's search value depends on that position alone. So neither the number of workers, nor the shard size, nor a task
 that Ray re-runs after a worker died changes a single bit.
 
 Ray is imported only when one of these functions runs (`import tavli` stays free of it). The
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 from ..backends.ray import DEFAULT_RETRIES
 from ..board import rollout_on_ray as rollout
+from .batch import evaluate_batch_on_ray as evaluate_batch
 from .rollouts import rollout_data_on_ray as rollout_data
 from .selfplay import self_play_data_on_ray as self_play_data
 from .simulate import simulate_matches_on_ray as simulate_matches
 from .simulate import simulate_on_ray as simulate
 
-__all__ = ["simulate", "simulate_matches", "self_play_data", "rollout", "rollout_data", "DEFAULT_RETRIES"]
+__all__ = ["simulate", "simulate_matches", "self_play_data", "rollout", "rollout_data", "evaluate_batch",
+           "DEFAULT_RETRIES"]
