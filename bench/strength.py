@@ -169,6 +169,25 @@ def gnubg_game(gnubg: Any, net: Any, net_seat: int, dice: Sequence[tuple[int, in
     return outcome.points if outcome.winner == net_seat else -outcome.points
 
 
+def best_by_equity(board: Any, plays: Sequence[Any], equity_of: Any) -> Any:
+    """The play a greedy chooser takes: a play that ends the game scores its points, any other
+    minus `equity_of(rows)` (the cubeless equity of the resulting position rows for the side then
+    to move, the opponent). Experiment players (nets-work/diag-rank/*.py) pass it as gnubg_game's
+    `choose` with their own equity."""
+    results = [board.play(p) for p in plays]
+    values = np.zeros(len(results))
+    live = []
+    for i, after in enumerate(results):
+        outcome = after.outcome()
+        if outcome is None:
+            live.append(i)
+        else:
+            values[i] = outcome.points
+    if live:
+        values[live] = -np.asarray(equity_of(np.stack([results[i].to_array() for i in live])))
+    return plays[int(np.argmax(values))]
+
+
 def _class_nets(args: argparse.Namespace) -> Any:
     """ClassNets from --contact/--race/--crashed weight files (the contact net defaults to the
     shipped one), or None when none is given."""

@@ -14,36 +14,28 @@ import tavli
 from tavli.classnets import ClassNets, position_classes
 from tavli.supervised import net_inputs
 from gnubg_decisions import gnubg_equity
-from strength import HEADER, gnubg_game, line, pair_dice, summarize
+from strength import HEADER, best_by_equity, gnubg_game, line, pair_dice, summarize
 
 MODEL = torch.load(sys.argv[1], weights_only=False)
 EXACT = ClassNets(tavli.nn.shipped("backgammon"))
 
 
+def equity(rows):
+    cls = position_classes(rows, "backgammon")
+    exact = np.isin(cls, ["bearoff1", "bearoff2"])
+    eq = np.zeros(len(rows))
+    if (~exact).any():
+        with torch.no_grad():
+            p = torch.sigmoid(MODEL["model"](torch.from_numpy(net_inputs(rows[~exact], "backgammon",
+                                                                         MODEL["encoding"])))).numpy()
+        eq[~exact] = gnubg_equity(None, p.T)
+    if exact.any():
+        eq[exact] = gnubg_equity(None, tavli.evaluate_batch(rows[exact], "backgammon", evaluator=EXACT)[:, :5].T)
+    return eq
+
+
 def choose(board, plays):
-    results = [board.play(p) for p in plays]
-    values = np.zeros(len(results))
-    live = []
-    for i, a in enumerate(results):
-        o = a.outcome()
-        if o is None:
-            live.append(i)
-        else:
-            values[i] = o.points
-    if live:
-        rows = np.stack([results[i].to_array() for i in live])
-        cls = position_classes(rows, "backgammon")
-        exact = np.isin(cls, ["bearoff1", "bearoff2"])
-        eq = np.zeros(len(live))
-        if (~exact).any():
-            with torch.no_grad():
-                p = torch.sigmoid(MODEL["model"](torch.from_numpy(net_inputs(rows[~exact], "backgammon",
-                                                                             MODEL["encoding"])))).numpy()
-            eq[~exact] = gnubg_equity(None, p.T)
-        if exact.any():
-            eq[exact] = gnubg_equity(None, tavli.evaluate_batch(rows[exact], "backgammon", evaluator=EXACT)[:, :5].T)
-        values[live] = -eq
-    return plays[int(np.argmax(values))]
+    return best_by_equity(board, plays, equity)
 
 
 def pair(k_seed):

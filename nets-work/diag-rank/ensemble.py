@@ -13,28 +13,19 @@ sys.path.insert(0, "python"); sys.path.insert(0, "bench")
 import tavli
 from tavli.classnets import ClassNets
 from gnubg_decisions import gnubg_equity
-from strength import HEADER, gnubg_game, line, pair_dice, summarize
+from strength import HEADER, best_by_equity, gnubg_game, line, pair_dice, summarize
 
 NETS = [ClassNets(tavli.nn.shipped("backgammon") if p == "shipped" else tavli.nn.Net.load(p))
         for p in sys.argv[4:]]
 
 
+def equity(rows):
+    return np.mean([gnubg_equity(None, tavli.evaluate_batch(rows, "backgammon", evaluator=n)[:, :5].T)
+                    for n in NETS], axis=0)
+
+
 def choose(board, plays):
-    results = [board.play(p) for p in plays]
-    values = np.zeros(len(results))
-    live = []
-    for i, a in enumerate(results):
-        o = a.outcome()
-        if o is None:
-            live.append(i)
-        else:
-            values[i] = o.points
-    if live:
-        rows = np.stack([results[i].to_array() for i in live])
-        eq = np.mean([gnubg_equity(None, tavli.evaluate_batch(rows, "backgammon", evaluator=n)[:, :5].T)
-                      for n in NETS], axis=0)
-        values[live] = -eq
-    return plays[int(np.argmax(values))]
+    return best_by_equity(board, plays, equity)
 
 
 def pair(k_seed):
