@@ -97,3 +97,36 @@ def test_label_contact_labels_with_the_given_net(work, tmp_path):
     want = net.evaluate_positions(other["succ"][contact], "backgammon")
     np.testing.assert_allclose(other["lab"][contact], want[:, :5], atol=1e-6)
     assert not np.allclose(other["lab"][contact], shipped["lab"][contact], atol=1e-3)
+
+
+def test_an_interrupted_run_resumes_from_its_chunks(work, tmp_path, monkeypatch):
+    """Labels are kept chunk by chunk beside --out: a run stopped after its first chunk resumes
+    without labelling that chunk again and writes the uninterrupted run's file; the parts go once
+    the file is written."""
+    module = tool()
+    argv = ["--work", str(work), "--decisions", "30", "--plies", "0", "--threads", "1", "--chunk", "40"]
+    module.main(argv + ["--out", str(tmp_path / "whole.npz")])
+    calls = []
+    real = module.label_positions
+
+    def stop_after_one(rows, *args, **kwargs):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(len(rows))
+        return real(rows, *args, **kwargs)
+
+    monkeypatch.setattr(module, "label_positions", stop_after_one)
+    out = tmp_path / "resumed.npz"
+    with pytest.raises(KeyboardInterrupt):
+        module.main(argv + ["--out", str(out)])
+    assert not out.exists() and sorted(p.name for p in (tmp_path / "resumed.npz.parts").iterdir()) == [
+        "lab_00000.npy", "rows_00000.npy"]
+    calls.clear()
+    monkeypatch.setattr(module, "label_positions", lambda rows, *a, **k: calls.append(len(rows)) or real(rows, *a, **k))
+    module.main(argv + ["--out", str(out)])
+    whole, resumed = np.load(tmp_path / "whole.npz"), np.load(out)
+    assert len(calls) == -(-len(whole["succ"]) // 40) - 1  # every chunk but the first
+    for key in whole.files:
+        assert np.array_equal(whole[key], resumed[key]), key
+    assert not (tmp_path / "resumed.npz.parts").exists()
+

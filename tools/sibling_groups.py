@@ -6,7 +6,9 @@ a yardstick for how well a learner imitates a good evaluator, never a shipped ne
 --class C keeps only the positions of one class (tavli.classnets.position_classes).
 --test draws from the work directory's held-out tenth instead, with the next seed. --keep K labels
 only the first K decisions of the draw (in row order), so a larger run later extends a smaller one.
---backend ray labels on a Ray cluster (docs/distributed.md), the same values bit for bit.
+--backend ray labels on a Ray cluster (docs/distributed.md), the same values bit for bit. The labels
+are saved chunk by chunk (--chunk plays) beside --out (OUT.parts/) until the .npz is written, so
+the same command resumes an interrupted run.
 
     python tools/sibling_groups.py --work nets-work/contact-1ply --decisions 15000 --plies 2 \\
         --threads 2 --out groups-own.npz
@@ -19,9 +21,12 @@ sum(counts[:k])). Tested in tests/test_sibling_groups.py."""
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +36,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import tavli  # noqa: E402
 from tavli.classnets import ClassNets, position_classes  # noqa: E402
 from tavli.supervised import label_positions  # noqa: E402
+
+
+def labelled_chunk(parts: Path, k: int, rows: np.ndarray, label: Any) -> np.ndarray:
+    """Chunk k's labels: parts/lab_K.npy when an interrupted run of the same command left it (with
+    its rows, which must be these), else label(rows), saved there first. So a long labelling run
+    stopped at any point resumes where it stopped; the parts go once the .npz is written."""
+    lab_file, rows_file = parts / f"lab_{k:05d}.npy", parts / f"rows_{k:05d}.npy"
+    if lab_file.exists() and rows_file.exists():
+        if not np.array_equal(np.load(rows_file), rows):
+            raise SystemExit(f"{parts} holds another run's chunks (other options?): remove it or use another --out")
+        return np.load(lab_file)
+    lab = label(rows)
+    parts.mkdir(parents=True, exist_ok=True)
+    np.save(rows_file, rows)
+    np.save(parts / "lab.tmp.npy", lab)
+    os.replace(parts / "lab.tmp.npy", lab_file)  # complete chunks only
+    return lab
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -76,12 +98,15 @@ def main(argv: list[str] | None = None) -> None:
         net = lambda path: tavli.nn.Net.load(path) if path else None  # noqa: E731
         labeller = ClassNets(net(a.label_contact) or tavli.nn.shipped("backgammon"), net(a.label_race),
                              net(a.label_crashed))
-        lab = np.concatenate([label_positions(succ[i:i + a.chunk], "backgammon", labeller, plies=a.plies,
-                                              threads=a.threads, backend=a.backend, ray_address=a.ray_address)
+        lab = np.concatenate([labelled_chunk(Path(a.out + ".parts"), i // a.chunk, succ[i:i + a.chunk],
+                                             lambda rows: label_positions(rows, "backgammon", labeller, plies=a.plies,
+                                                                          threads=a.threads, backend=a.backend,
+                                                                          ray_address=a.ray_address))
                               for i in range(0, len(succ), a.chunk)])
     print(f"{len(rows)} decisions, {int((counts >= 2).sum())} with two or more plays, {len(succ)} plays "
           f"labelled in {time.time() - t0:.0f} s")
     np.savez(a.out, rows=rows, dice=dice, succ=succ, lab=lab, counts=counts)
+    shutil.rmtree(a.out + ".parts", ignore_errors=True)
 
 
 if __name__ == "__main__":
