@@ -11,7 +11,7 @@ import tavli
 import tavli.nn as nn
 
 # (variant, encoding) pairs: every encoding of encode.h, each with a game that uses it.
-CASES = [("backgammon", "tesauro"), ("backgammon", "expert"), ("backgammon", "expert2"), ("backgammon", "expert3"),
+CASES = [("backgammon", "tesauro"), ("backgammon", "expert"), ("backgammon", "expert2"), ("backgammon", "expert3"), ("backgammon", "expert4"),
          ("portes", "expert3"), ("plakoto", "plakoto"), ("fevga", "block"),
          ("narde", "block"), ("tawla31", None), ("moultezim", "block")]
 

@@ -57,7 +57,7 @@ void bind_batch(py::module_& m) {
                       const std::string& encoding, py::object out_obj) {
     const Rules rules = make_rules(variant_from_name(variant), options);
     const Encoding e = encoding.empty() ? default_encoding(rules) : encoding_from_name(encoding);
-    if ((e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3 || e == Encoding::Race) && !encoding_fits(e, rules))
+    if ((expert_family(e) || e == Encoding::Race) && !encoding_fits(e, rules))
       throw std::invalid_argument(std::string("the '") + encoding_name(e) + "' encoding is for the hitting games (backgammon, portes, tavla, "
                                   "nackgammon, hypergammon)");
     tavli_bindings::check_rows_shape(rows);

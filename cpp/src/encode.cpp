@@ -9,6 +9,7 @@
 #include "tavli/encode_race.h"
 #include "tavli/eval.h"
 #include "tavli/hit_features.h"
+#include "tavli/mobility_features.h"
 #include "tavli/simd.h"
 #include "tavli/structure_features.h"
 
@@ -17,7 +18,7 @@ namespace tavli {
 Encoding default_encoding(const Rules& rules) { return encoding_from_name(rules.info().facts.encoding); }
 
 bool encoding_fits(Encoding e, const Rules& rules) {
-  return e == default_encoding(rules) || ((e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3 || e == Encoding::Race) && rules.contact == Contact::Hit);
+  return e == default_encoding(rules) || ((expert_family(e) || e == Encoding::Race) && rules.contact == Contact::Hit);
 }
 
 Encoding encoding_from_name(const std::string& name) {
@@ -28,7 +29,8 @@ Encoding encoding_from_name(const std::string& name) {
   if (name == "race") return Encoding::Race;
   if (name == "expert2") return Encoding::Expert2;
   if (name == "expert3") return Encoding::Expert3;
-  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, expert2, expert3, race, plakoto, block)");
+  if (name == "expert4") return Encoding::Expert4;
+  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, expert2, expert3, expert4, race, plakoto, block)");
 }
 
 const char* encoding_name(Encoding e) {
@@ -40,12 +42,20 @@ const char* encoding_name(Encoding e) {
     case Encoding::Race: return "race";
     case Encoding::Expert2: return "expert2";
     case Encoding::Expert3: return "expert3";
+    case Encoding::Expert4: return "expert4";
   }
   return "";
 }
 
 int encoding_size(Encoding e, bool with_dice) {
-  const int base = e == Encoding::Block ? 152 : e == Encoding::Expert ? 205 : e == Encoding::Race ? kRaceEncodingSize : e == Encoding::Expert2 ? 219 : e == Encoding::Expert3 ? 219 + 2 * kStructureUnits : 198;
+  constexpr int kExpert3 = 219 + 2 * kStructureUnits;
+  const int base = e == Encoding::Block      ? 152
+                   : e == Encoding::Expert   ? 205
+                   : e == Encoding::Race     ? kRaceEncodingSize
+                   : e == Encoding::Expert2  ? 219
+                   : e == Encoding::Expert3  ? kExpert3
+                   : e == Encoding::Expert4  ? kExpert3 + 2 * kMobilityUnits
+                                             : 198;
   return base + (with_dice ? 21 : 0);
 }
 
@@ -66,6 +76,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
         case Encoding::Expert:
         case Encoding::Expert2:
         case Encoding::Expert3:
+        case Encoding::Expert4:
           *o++ = n >= 1;
           *o++ = n >= 2;
           *o++ = n >= 3;
@@ -90,6 +101,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
       case Encoding::Expert:
       case Encoding::Expert2:
       case Encoding::Expert3:
+      case Encoding::Expert4:
         *o++ = side.bar / 2.0f;
         *o++ = side.off / 15.0f;
         break;
@@ -111,7 +123,7 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     *o++ = to_move == kWhite;
     *o++ = to_move == kBlack;
   }
-  if (e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3) {
+  if (expert_family(e)) {
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
       *o++ = pip_count(me) / 167.0f;
@@ -120,8 +132,9 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     }
     *o++ = !is_race(pos, rules);  // eval.h: no checker has an opposing one ahead of it
   }
-  if (e == Encoding::Expert2 || e == Encoding::Expert3) o = encode_contact_features(pos, o);
-  if (e == Encoding::Expert3) o = encode_structure_features(pos, o);
+  if (expert_family(e) && e != Encoding::Expert) o = encode_contact_features(pos, o);
+  if (e == Encoding::Expert3 || e == Encoding::Expert4) o = encode_structure_features(pos, o);
+  if (e == Encoding::Expert4) o = encode_mobility_features(pos, o);
   if (dice) {
     std::fill(o, o + 21, 0.0f);
     o[roll_index(*dice)] = 1.0f;
@@ -271,7 +284,8 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       case Encoding::Tesauro: sparse_points<Encoding::Tesauro>(side, base, o); break;
       case Encoding::Expert:
       case Encoding::Expert2:
-      case Encoding::Expert3: sparse_points<Encoding::Expert>(side, base, o); break;
+      case Encoding::Expert3:
+      case Encoding::Expert4: sparse_points<Encoding::Expert>(side, base, o); break;
       case Encoding::Plakoto: sparse_points<Encoding::Plakoto>(side, base, o); break;
       case Encoding::Block: sparse_points<Encoding::Block>(side, base, o); break;
       case Encoding::Race: break;  // encoded densely above
@@ -282,6 +296,7 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       case Encoding::Expert:
       case Encoding::Expert2:
       case Encoding::Expert3:
+      case Encoding::Expert4:
         if (side.bar) o.put(tail, kBarUnit[side.bar]);
         if (side.off) o.put(tail + 1, kOffUnit[side.off]);
         break;
@@ -301,7 +316,7 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
   }
   const int turn = 2 * per_side;
   o.put(to_move == kWhite ? turn : turn + 1, 1.0f);
-  if (e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3) {
+  if (expert_family(e)) {
     int u = turn + 2;
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
@@ -313,9 +328,10 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
     if (e != Encoding::Expert) {
       // The later encodings' units after "expert"'s 205, by encode()'s own functions; the zeros
       // left out.
-      float extra[14 + 2 * kStructureUnits];
+      float extra[14 + 2 * kStructureUnits + 2 * kMobilityUnits];
       float* end = encode_contact_features(pos, extra);
-      if (e == Encoding::Expert3) end = encode_structure_features(pos, end);
+      if (e == Encoding::Expert3 || e == Encoding::Expert4) end = encode_structure_features(pos, end);
+      if (e == Encoding::Expert4) end = encode_mobility_features(pos, end);
       put_nonzero(o, extra, static_cast<int>(end - extra), 205);
     }
   }

@@ -51,7 +51,8 @@ __all__ = ["class_positions", "candidate_positions", "label_positions", "net_inp
 METADATA_FORMAT = "tavli-supervised/1"
 ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
 # Encodings that begin with all of another's units: a net of the first widens to the second.
-WIDENS = {("expert", "expert2"): 205, ("expert", "expert3"): 205, ("expert2", "expert3"): 219}
+WIDENS = {("expert", "expert2"): 205, ("expert", "expert3"): 205, ("expert2", "expert3"): 219,
+          ("expert", "expert4"): 205, ("expert2", "expert4"): 219, ("expert3", "expert4"): 239}
 
 
 def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,

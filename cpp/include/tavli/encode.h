@@ -29,6 +29,12 @@
 //               free pips / 167, chance of staying on the bar (closed entry points^2 / 36, 0 when
 //               none is on the bar), rear and forward anchor (r + 1) / 12 (0: none), anchors in the
 //               other side's home / 3, spread of the route index / 12. Widens from "expert2".
+//   "expert4" (the hitting games; 251 units): "expert3"'s 239, then per side (mover, opponent),
+//               mobility_features.h (escapes within the 12 pips a roll reaches, where "expert3"'s
+//               count every point ahead): the rearmost checker's escapes / 36 and those past the
+//               nearest block / 36, containment of the other side's first ten points / 36 and its
+//               square, the same over the points where it has checkers / 36, mean escapes of the
+//               checkers outside home / 36. Widens from "expert3".
 //   "race" (the hitting games' race net; 224 units): encode_race.h.
 // With the roll, 21 more units: a one-hot of the roll among the 21 (index as in all_rolls(): 1-1,
 // 2-1, 2-2, 3-1, ..., 6-6), for encodings of a position after the roll.
@@ -40,7 +46,13 @@
 
 namespace tavli {
 
-enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2, Expert3 };
+enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2, Expert3, Expert4 };
+
+// "expert" and its later versions: "tesauro"'s units, then hand-made ones, each version beginning
+// with all of the one before.
+constexpr bool expert_family(Encoding e) {
+  return e == Encoding::Expert || e == Encoding::Expert2 || e == Encoding::Expert3 || e == Encoding::Expert4;
+}
 
 Encoding default_encoding(const Rules& rules);
 // Whether `e` can encode the rules' positions: the default one, or "expert" for the hitting games.
