@@ -107,7 +107,7 @@ def test_eval_distinct_avx2_path(benchmark, distinct):
           f"shipped net on the AVX2 path, {len(rows)} distinct positions")
 
 
-@pytest.mark.parametrize("encoding", ["expert", "expert2", "expert3"])
+@pytest.mark.parametrize("encoding", ["expert", "expert2", "expert3", "expert4"])
 def test_eval_distinct_by_encoding(benchmark, distinct, encoding):
     """What richer inputs cost: a 128-unit net (seeded random weights: the work does not depend on
     their values) on each hitting-game encoding, the same distinct positions; ratios to "expert"
