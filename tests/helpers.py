@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+import numpy as np
+
 import tavli
 
 OFF = 24
@@ -108,3 +110,19 @@ def expected(board: tavli.Board, plays: Iterable[Iterable[tuple]]) -> set:
 
 def dice_used(board: tavli.Board, dice) -> set:
     return {len(p.steps) for p in board.legal_plays(dice)}
+
+
+def mover_row(me: dict[int, int], op: dict[int, int], *, me_bar: int = 0, op_bar: int = 0,
+              checkers: int = 15) -> np.ndarray:
+    """A mover-relative position row (position.h): counts by each side's own route index r (r = 23
+    is its 1-point), the rest of its `checkers` borne off."""
+    r = np.zeros(tavli.ROW_BYTES, np.uint8)
+    for k, v in me.items():
+        r[k] = v
+    for k, v in op.items():
+        r[24 + k] = v
+    r[48], r[49] = me_bar, op_bar
+    r[50] = checkers - sum(me.values()) - me_bar
+    r[51] = checkers - sum(op.values()) - op_bar
+    return r
+

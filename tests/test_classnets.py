@@ -13,26 +13,13 @@ import numpy as np
 import pytest
 
 import tavli
+from helpers import mover_row as row
 from tavli import _core
 from tavli import classnets as C
 from tavli import supervised as S
 from tavli.nn import Net
 
 BG = "backgammon"
-
-
-def row(me: dict[int, int], op: dict[int, int], *, me_bar: int = 0, op_bar: int = 0, checkers: int = 15) -> np.ndarray:
-    """A mover-relative row (position.h): counts by each side's own route index r (the r = 23 is
-    its 1-point), the rest of the 15 borne off."""
-    r = np.zeros(tavli.ROW_BYTES, np.uint8)
-    for k, v in me.items():
-        r[k] = v
-    for k, v in op.items():
-        r[24 + k] = v
-    r[48], r[49] = me_bar, op_bar
-    r[50] = checkers - sum(me.values()) - me_bar
-    r[51] = checkers - sum(op.values()) - op_bar
-    return r
 
 
 # --- the two-sided bear-off database ---------------------------------------------------------------

@@ -9,21 +9,10 @@ import numpy as np
 import pytest
 
 import tavli
+from helpers import mover_row as row
 from tavli import supervised as S
 
 BG = "backgammon"
-
-
-def row(me: dict[int, int], op: dict[int, int], *, me_bar: int = 0, op_bar: int = 0) -> np.ndarray:
-    """A mover-relative row: counts by each side's own route index r, the rest borne off."""
-    r = np.zeros(tavli.ROW_BYTES, np.uint8)
-    for k, v in me.items():
-        r[k] = v
-    for k, v in op.items():
-        r[24 + k] = v
-    r[48], r[49] = me_bar, op_bar
-    r[50], r[51] = 15 - sum(me.values()) - me_bar, 15 - sum(op.values()) - op_bar
-    return r
 
 
 def units(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -46,8 +46,6 @@ inline std::uint32_t window_at(std::uint64_t blocks, int r) {
 int window_escapes(std::uint32_t window) { return kWindow.escapes[window & 0xFFFu]; }
 int window_escapes_past(std::uint32_t window) { return kWindow.past[window & 0xFFFu]; }
 
-std::uint32_t escape_window(const SideState& them, int r) { return window_at(blocks_ahead_mask(them), r); }
-
 namespace {
 
 // window_escapes from `runner`'s point r = -1..9 through `blocker`'s points: the fewest over all

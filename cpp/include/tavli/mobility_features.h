@@ -28,9 +28,6 @@ int window_escapes(std::uint32_t window);
 // the window holds none): escapes that get beyond the blockade, not merely short of it.
 int window_escapes_past(std::uint32_t window);
 
-// The 12-pip window ahead of `me`'s point r (-1: the bar) through `them`'s made points.
-std::uint32_t escape_window(const SideState& them, int r);
-
 // The units "expert4" adds to "expert3", kMobilityUnits per side, mover first (side s = me, the
 // other them):
 //   window escapes of me's rearmost checker / 36 (0 with none on the board or the bar),
