@@ -7,8 +7,9 @@ backend="ray" runs it); the executor is tavli.backends.ray.
 Why the results are identical: game i of a run is seeded by (seed, i) whatever process plays it
 (`first_game` tells a worker where its shard starts), and the shards are gathered in game order;
 a rollout's trials are reduced in fixed blocks that the driver folds in order
-(cpp/include/tavli/rollout.h); a position's search value depends on that position alone. So neither the number of workers, nor the shard size, nor a task
-that Ray re-runs after a worker died changes a single bit.
+(cpp/include/tavli/rollout.h); a position's search value depends on that position alone. So
+neither the number of workers, nor the shard size, nor a task that Ray re-runs after a worker died
+changes a single bit.
 
 Ray is imported only when one of these functions runs (`import tavli` stays free of it). The
 cluster: an already initialised Ray session as it is; else ray.init(address) with `address`
