@@ -136,12 +136,22 @@ def _gnubg_board(row) -> list[list[int]]:
     return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
 
 
+def gnubg_pick(gnubg: Any, board: Any, plays: Sequence[Any], dice: tuple[int, int], plies: int = 0) -> Any:
+    """gnubg-nn's choice among tavli's `plays` of `dice` at `plies` plies (matched by the resulting
+    position: gnubg names plays by the board they leave)."""
+    _, key = gnubg.best_move(_gnubg_board(board.to_array()), dice[0], dice[1], n=plies, b=1)
+    play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key), None)
+    if play is None:
+        raise RuntimeError(f"gnubg's play {key} is not among tavli's plays (position {board.id()})")
+    return play
+
+
 def gnubg_game(gnubg: Any, net: Any, net_seat: int, dice: Sequence[tuple[int, int]],
                plies: int = 0, choose: Any = None) -> int:
     """One cubeless backgammon game, the net in `net_seat` (0 moves first), both searching `plies`
     plies (tavli with its default move filters, gnubg-nn with its own), the rolls taken in order
     from `dice` (the first one is the opening roll, non-double). Returns the net's signed points.
-    `choose(board, plays)`, when given, picks the net side's plays instead of `net`."""
+    `choose(board, plays, dice)`, when given, picks the net side's plays instead of `net`."""
     board = tavli.Board("backgammon")
     for turn, (d1, d2) in enumerate(dice):
         if board.is_game_over():
@@ -151,16 +161,13 @@ def gnubg_game(gnubg: Any, net: Any, net_seat: int, dice: Sequence[tuple[int, in
             if len(plays) == 1:
                 play = plays[0]
             elif choose is not None:
-                play = choose(board, plays)
+                play = choose(board, plays, (d1, d2))
             else:
                 play = board.analyze((d1, d2), plies=plies, evaluator=net).best.play
         elif len(plays) == 1:
             play = plays[0]
         else:
-            _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, n=plies, b=1)
-            play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key), None)
-            if play is None:
-                raise RuntimeError(f"gnubg's play {key} is not among tavli's plays (position {board.id()})")
+            play = gnubg_pick(gnubg, board, plays, (d1, d2), plies)
         board.push(play)
     outcome = board.outcome()
     if outcome is None:

@@ -34,7 +34,7 @@ def equity(rows):
     return eq
 
 
-def choose(board, plays):
+def choose(board, plays, dice):
     return best_by_equity(board, plays, equity)
 
 

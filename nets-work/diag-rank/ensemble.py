@@ -24,7 +24,7 @@ def equity(rows):
                     for n in NETS], axis=0)
 
 
-def choose(board, plays):
+def choose(board, plays, dice):
     return best_by_equity(board, plays, equity)
 
 

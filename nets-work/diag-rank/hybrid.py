@@ -12,39 +12,24 @@ import numpy as np
 sys.path.insert(0, "python"); sys.path.insert(0, "bench")
 import tavli
 from tavli.classnets import position_classes
-from strength import HEADER, _gnubg_board, gnubg_game, line, pair_dice, summarize
+from strength import HEADER, gnubg_game, gnubg_pick, line, pair_dice, summarize
 
 NET = tavli.nn.shipped("backgammon")
 HANDED = set(sys.argv[4:])
-COUNTS = np.zeros(2, np.int64)  # decisions handed over, decisions kept (per process)
 
 
-def choose(board, plays):
+def choose(board, plays, dice):
     import gnubg_nn as gnubg
-    cls = position_classes(board.to_array()[None], "backgammon")[0]
-    d1, d2 = CURRENT[0]  # the roll being played (gnubg_game passes only the board and its plays)
-    if cls in HANDED:
-        _, key = gnubg.best_move(_gnubg_board(board.to_array()), d1, d2, n=0, b=1)
-        return next(p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key)
-    return board.analyze((d1, d2), plies=0, evaluator=NET).best.play
-
-
-CURRENT = [None]
+    if position_classes(board.to_array()[None], "backgammon")[0] in HANDED:
+        return gnubg_pick(gnubg, board, plays, dice)
+    return board.analyze(dice, plies=0, evaluator=NET).best.play
 
 
 def pair(k_seed):
     import gnubg_nn as gnubg
     k, seed = k_seed
     dice = pair_dice(seed, k)
-    return tuple(gnubg_game(gnubg, None, s, _Tracked(dice), choose=choose) for s in (0, 1))
-
-
-class _Tracked(list):
-    """The dice list, recording the roll being played so that choose() knows it."""
-    def __iter__(self):
-        for d in list.__iter__(self):
-            CURRENT[0] = d
-            yield d
+    return tuple(gnubg_game(gnubg, None, s, dice, choose=choose) for s in (0, 1))
 
 
 if __name__ == "__main__":
