@@ -453,6 +453,37 @@ def test_rollout_labels_with_variance_reduction_are_the_luck_adjusted_rollouts(t
                                                     seed=2, first_row=0))
 
 
+def test_rollout_labels_by_a_search_player_with_the_luck_at_0_ply(tmp_path):
+    """label_positions(rollout_plies=1, luck_evaluator=...) is rollout_data's rollout by the
+    labeller searching 1 ply, its luck valued by the given evaluator at 0 plies; the command line's
+    --rollout-plies and --luck (own, 0-ply, a net file) make the same labels."""
+    from tavli.jobs.rollouts import rollout_data
+
+    labeller = C.ClassNets(tavli.nn.shipped(BG))
+    td = tavli.nn.shipped_stage(BG, "td")
+    rows = np.stack([tavli.Board(BG).to_array(), tavli.Board.from_xgid(
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", BG).to_array()])
+    got = S.label_positions(rows, BG, labeller, rollout_trials=2, rollout_plies=1, variance_reduction=True,
+                            luck_evaluator=td, seed=3, first_row=5)
+    want = rollout_data(rows, BG, 2, {"search": 1, "evaluator": labeller}, seed=8, evaluator=labeller,
+                        variance_reduction=True, luck_evaluator=td)["probabilities"][:, :5]
+    np.testing.assert_array_equal(got, np.clip(want, 0, 1).astype(np.float32))
+    own = S.label_positions(rows, BG, labeller, rollout_trials=2, rollout_plies=1, variance_reduction=True, seed=3,
+                            first_row=5)
+    assert not np.array_equal(got, own)
+    td_file = tmp_path / "td.tnet"
+    td.save(td_file)
+    for luck, judge in (("0-ply", labeller), (str(td_file), td)):
+        work = tmp_path / luck.replace("/", "_")
+        S.main(["--class", "contact", "--games", "4", "--max-positions", "3", "--rollout-trials", "2",
+                "--rollout-plies", "1", "--variance-reduction", "--luck", luck, "--chunk", "3", "--hidden", "4",
+                "--epochs", "1", "--seed", "2", "--threads", "1", "--work", str(work)])
+        positions = np.load(work / "positions.npy")
+        np.testing.assert_array_equal(np.load(work / "labels_00000.npy"), S.label_positions(
+            positions, BG, labeller, rollout_trials=2, rollout_plies=1, variance_reduction=True, luck_evaluator=judge,
+            seed=2, first_row=0))
+
+
 def reference_escapes(start: int, blocks: set[int]) -> int:
     """Rolls of 36 that carry a checker on `start` (-1: the bar) past every point in `blocks` ahead
     of it, by walking each roll's dice: one die or both in either order (doubles up to four

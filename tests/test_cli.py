@@ -84,6 +84,7 @@ def test_bad_arguments_stop_before_any_work(argv, message):
     (["analyze", "--start", "--variant", "tavla", "--cube", "2:white"], "cube"),
     (["rollout", "--start", "--player", "nobody"], "player"),
     (["rollout", bear_off_win().id(), "--truncate", "0"], "argument --truncate"),
+    (["rollout", "--start", "--luck", "nets"], "needs variance_reduction"),
 ])
 def test_bad_positions_and_settings_stop_before_any_work(argv, message):
     rc, out, err = run(*argv)
@@ -174,6 +175,16 @@ def test_rollout_in_chunks_is_board_rollout_bit_for_bit():
     assert "300 trials valued by the evaluator" in out
     # --progress on a stream that is no terminal: whole lines, no carriage returns.
     assert "\r" not in err and err.strip().splitlines()[-1].startswith("[" + "#" * 30 + "] 300/300 trials")
+
+
+def test_rollout_with_the_luck_at_0_ply_is_board_rollout_bit_for_bit():
+    board = tavli.Board("portes")
+    rc, out, err = run("rollout", board.id(), "--trials", "72", "--player", "search:1", "--truncate", "2",
+                       "--seed", "4", "--variance-reduction", "--luck", "heuristic")
+    assert rc == 0, err
+    assert "variance reduction (luck by heuristic at 0 plies), 1 thread" in out
+    r = board.rollout(72, "search:1", truncate=2, seed=4, variance_reduction=True, luck_evaluator="heuristic")
+    assert out.strip().splitlines()[-2].split()[-1] == f"{r.equity:+.3f}"
 
 
 def test_progress_only_on_a_terminal():

@@ -268,3 +268,28 @@ def test_shards_combine_to_the_cubeful_rollout_bit_for_bit(decision):
                      whole.truncated)
     with pytest.raises(ValueError, match="hold 288 trials, not the 300"):
         _core._cubeful_rollout_combine(board, decision, blocks[:2], *args)
+
+
+def test_luck_evaluator_in_cubeful_rollouts():
+    """rollout.h's luck_evaluator judges the cubeful luck at 0 plies (the 0-ply cubeful value of
+    each roll's best play by it): the greedy player's own evaluator gives its own lookahead bit for
+    bit; for a search:1 player the net's 0-ply judge keeps the means (against an independent plain
+    rollout of 8 times the trials) and most of the reduction. Measured (seed 3, 144 trials): equity
+    error 0.044 plain, 0.0085 with the 0-ply luck."""
+    from tavli import nn
+
+    board = tavli.Board("backgammon")
+    for dice in ((6, 2), (4, 1), (5, 3), (6, 6)):
+        board.push(board.legal_plays(dice)[3])
+    net = nn.shipped_stage("backgammon", "td")
+    own = decide(board, None, None, 144, net, seed=3, truncate=4, variance_reduction=True)
+    assert decide(board, None, None, 144, net, seed=3, truncate=4, variance_reduction=True, luck_evaluator=net) == own
+    player = {"search": 1, "evaluator": net}
+    plain = rollout(board, None, None, 144, player, seed=3, truncate=4)
+    judged = rollout(board, None, None, 144, player, seed=3, truncate=4, variance_reduction=True, luck_evaluator=net)
+    reference = rollout(board, None, None, 1152, player, seed=31, truncate=4, threads=2)
+    assert judged.equity_std_error < 0.5 * plain.equity_std_error
+    combined = (judged.equity_std_error ** 2 + reference.equity_std_error ** 2) ** 0.5
+    assert abs(judged.equity - reference.equity) <= 3 * combined
+    with pytest.raises(ValueError, match="needs variance_reduction"):
+        rollout(board, None, None, 36, luck_evaluator=net)

@@ -26,9 +26,17 @@ namespace {
 
 using Filters = std::vector<std::tuple<int, int, double>>;
 
+// The luck adjustment's evaluator (rollout.h): None, the player's own lookahead; "heuristic", the
+// hand-written evaluator; else a core evaluator as evaluator_ptr takes it.
+std::shared_ptr<const Evaluator> luck_arg(py::handle luck) {
+  if (py::isinstance<py::str>(luck) && luck.cast<std::string>() == "heuristic")
+    return std::shared_ptr<const Evaluator>(&heuristic_evaluator(), [](const Evaluator*) {});  // static: not owned
+  return tavli_bindings::evaluator_ptr(luck);
+}
+
 RolloutOptions rollout_options(std::int64_t trials, const std::string& kind, int plies, const Filters& filters,
                                int truncate, std::uint64_t seed, int threads, bool stratify,
-                               bool variance_reduction) {
+                               bool variance_reduction, py::handle luck_evaluator) {
   RolloutOptions opt;
   opt.trials = trials;
   opt.player = tavli_bindings::player_arg(kind, plies, filters);  // as tavli.sim._player parses it
@@ -37,6 +45,7 @@ RolloutOptions rollout_options(std::int64_t trials, const std::string& kind, int
   opt.threads = threads;
   opt.stratify = stratify;
   opt.variance_reduction = variance_reduction;
+  opt.luck_evaluator = luck_arg(luck_evaluator);
   return opt;
 }
 
@@ -122,10 +131,12 @@ void def_cubeful(py::module_& m, const char* name,
       name,
       [run, convert](const Game& g, const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
                      std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
-                     std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator, double time_limit) {
+                     std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator, py::handle luck_evaluator,
+                     double time_limit) {
         const CubefulRolloutOptions opt = cubeful_options(
             cube, match, met,
-            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction));
+            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,
+                            luck_evaluator));
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         return convert(tavli_bindings::run_stoppable(
@@ -133,7 +144,8 @@ void def_cubeful(py::module_& m, const char* name,
       },
       py::arg("board"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("trials"), py::arg("kind"),
       py::arg("plies"), py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"),
-      py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"), py::arg("time_limit") = 0.0, doc);
+      py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"),
+      py::arg("luck_evaluator"), py::arg("time_limit") = 0.0, doc);
 }
 
 }  // namespace
@@ -144,9 +156,9 @@ void bind_rollout(py::module_& m) {
       "_rollout",
       [](const Game& g, std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
          std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator,
-         double time_limit) {
-        const RolloutOptions opt =
-            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction);
+         py::handle luck_evaluator, double time_limit) {
+        const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify,
+                                                   variance_reduction, luck_evaluator);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         return result_tuple(
@@ -154,7 +166,7 @@ void bind_rollout(py::module_& m) {
       },
       py::arg("board"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"),
       py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"),
-      py::arg("time_limit") = 0.0,
+      py::arg("luck_evaluator"), py::arg("time_limit") = 0.0,
       "Rollout of the board's position (cpp/include/tavli/rollout.h): (mean probabilities, equity, their standard "
       "errors, the equity's, trials, truncated). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit "
       "(seconds, 0: none) passed: TimeoutError.");
@@ -163,9 +175,10 @@ void bind_rollout(py::module_& m) {
       "_rollout_blocks",
       [](const Game& g, std::int64_t trials, std::int64_t first, std::int64_t count, const std::string& kind,
          int plies, const Filters& filters, int truncate, std::uint64_t seed, int threads, bool stratify,
-         bool variance_reduction, py::handle evaluator, double time_limit) {
+         bool variance_reduction, py::handle evaluator, py::handle luck_evaluator, double time_limit) {
         const RolloutOptions opt =
-            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction);
+            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,
+                            luck_evaluator);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         return block_rows(tavli_bindings::run_stoppable(
@@ -173,7 +186,8 @@ void bind_rollout(py::module_& m) {
       },
       py::arg("board"), py::arg("trials"), py::arg("first"), py::arg("count"), py::arg("kind"), py::arg("plies"),
       py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"), py::arg("stratify"),
-      py::arg("variance_reduction"), py::arg("evaluator"), py::arg("time_limit") = 0.0,
+      py::arg("variance_reduction"), py::arg("evaluator"),
+      py::arg("luck_evaluator"), py::arg("time_limit") = 0.0,
       "Trials first .. first + count - 1 of a rollout of `trials` trials (rollout_blocks in rollout.h): a float64 "
       "array, one row per block of ROLLOUT_BLOCK trials (n, truncated, 8 means, 8 sums of squared deviations). "
       "Releases the GIL.");
@@ -201,10 +215,11 @@ void bind_rollout(py::module_& m) {
       [](const Game& g, bool decision, std::int64_t first, std::int64_t count, const CubeState& cube,
          const MatchState& match, const MatchEquityTable& met, std::int64_t trials, const std::string& kind,
          int plies, const Filters& filters, int truncate, std::uint64_t seed, int threads, bool stratify,
-         bool variance_reduction, py::handle evaluator, double time_limit) {
+         bool variance_reduction, py::handle evaluator, py::handle luck_evaluator, double time_limit) {
         const CubefulRolloutOptions opt = cubeful_options(
             cube, match, met,
-            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction));
+            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,
+                            luck_evaluator));
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         return block_rows(tavli_bindings::run_stoppable(time_limit, [&] {
@@ -214,6 +229,7 @@ void bind_rollout(py::module_& m) {
       py::arg("board"), py::arg("decision"), py::arg("first"), py::arg("count"), py::arg("cube"), py::arg("match"),
       py::arg("met"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"),
       py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"),
+      py::arg("luck_evaluator"),
       py::arg("time_limit") = 0.0,
       "Trials first .. first + count - 1 of a cubeful rollout (decision False) or cube decision rollout (True) "
       "(cubeful_rollout_blocks in cubeful_rollout.h), as _rollout_blocks' rows. Releases the GIL.");
@@ -223,10 +239,11 @@ void bind_rollout(py::module_& m) {
       [](const Game& g, bool decision, const py::array_t<double, py::array::c_style | py::array::forcecast>& rows,
          const CubeState& cube, const MatchState& match, const MatchEquityTable& met, std::int64_t trials,
          const std::string& kind, int plies, const Filters& filters, int truncate, std::uint64_t seed, int threads,
-         bool stratify, bool variance_reduction, py::handle evaluator) -> py::tuple {
+         bool stratify, bool variance_reduction, py::handle evaluator, py::handle luck_evaluator) -> py::tuple {
         const CubefulRolloutOptions opt = cubeful_options(
             cube, match, met,
-            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction));
+            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,
+                            luck_evaluator));
         const std::vector<RolloutMoments> blocks = blocks_of(rows, decision ? 2 : 1);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
@@ -238,6 +255,7 @@ void bind_rollout(py::module_& m) {
       py::arg("board"), py::arg("decision"), py::arg("blocks"), py::arg("cube"), py::arg("match"), py::arg("met"),
       py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"), py::arg("seed"),
       py::arg("threads"), py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"),
+      py::arg("luck_evaluator"),
       "The cubeful rollout's result (as _cubeful_rollout or, decision True, _cubeful_rollout_decision returns it) "
       "from the _cubeful_rollout_blocks rows of all its trials, in order.");
 }

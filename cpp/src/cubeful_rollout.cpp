@@ -48,12 +48,19 @@ class CubefulTrials {
  public:
   CubefulTrials(const Position& start, const Rules& rules, Player mover, const Evaluator& ev,
                 const CubefulRolloutOptions& opt)
-      : start_(start), rules_(rules), mover_(mover), ev_(ev), opt_(opt), met_(*opt.met),
+      : start_(start), rules_(rules), mover_(mover), ev_(&ev), opt_(opt), met_(*opt.met),
         away_{opt.match.away(kWhite), opt.match.away(kBlack)},
         one_away_now_(!opt.match.money() && (opt.match.crawford || away_[0] == 1 || away_[1] == 1)) {
     search_.plies = opt.rollout.player.kind == PlayerSpec::Kind::Search ? opt.rollout.player.plies : 0;
     search_.filters = opt.rollout.player.filters;
   }
+  // The same rollout's parts judged by `judge` at 0 plies: the luck of its rolls when a luck
+  // evaluator is given (rollout.h's luck_evaluator), `ev` its ordered form.
+  CubefulTrials(const CubefulTrials& of, const Evaluator& judge) : CubefulTrials(of) {
+    ev_ = &judge;
+    search_.plies = 0;
+  }
+  void judge_luck_by(const CubefulTrials* luck) { luck_ = luck; }
 
   bool money() const { return opt_.match.money(); }
 
@@ -133,8 +140,8 @@ class CubefulTrials {
   // formula on the static probabilities (what cubeful_decision does at 0 plies, without building
   // a searcher for each call).
   CubeDecision decision(const Position& pos, Player side, const CubeState& c) const {
-    if (search_.plies > 0) return cubeful_decision(pos, rules_, side, c, opt_.match, met_, ev_, search_);
-    return decision_0ply(pos, side, c, ev_.evaluate(pos, rules_));
+    if (search_.plies > 0) return cubeful_decision(pos, rules_, side, c, opt_.match, met_, *ev_, search_);
+    return decision_0ply(pos, side, c, ev_->evaluate(pos, rules_));
   }
   CubeDecision decision_0ply(const Position& pos, Player side, const CubeState& c, const Probabilities& p) const {
     return cube_decision(p, c, opt_.match, side, cube_efficiency(pos, rules_), met_);
@@ -143,6 +150,7 @@ class CubefulTrials {
   // The luck of `dice` for `side` on roll in `pos` at the cube c (rollout_luck.h), in side's
   // absolute units: the value after the roll's best play less the mean over the 21 rolls.
   double luck_of(const Position& pos, Player side, Dice dice, const CubeState& c) const {
+    if (luck_) return luck_->luck_of(pos, side, dice, c);
     Scratch<MoveList> plays;  // not the trial's list
     std::array<double, kDistinctRolls> v;
     for (int r = 0; r < kDistinctRolls; ++r)
@@ -158,7 +166,7 @@ class CubefulTrials {
     thread_generator().generate(pos, rules_, dice, list);
     if (list.size() == 1 && !value) return list[0];
     if (search_.plies > 0) {
-      const CubefulAnalysis a = cubeful_analyze(pos, rules_, side, dice, c, opt_.match, met_, ev_, search_);
+      const CubefulAnalysis a = cubeful_analyze(pos, rules_, side, dice, c, opt_.match, met_, *ev_, search_);
       const CubefulPlayValue& top = a.plays.front();
       if (value) *value = money() ? top.equity * c.value : top.mwc;
       return list[std::max(0, list.find(top.play.result))];
@@ -186,7 +194,7 @@ class CubefulTrials {
       }
     }
     probs.resize(children.size());
-    if (!children.empty()) ev_.evaluate(children.data(), static_cast<int>(children.size()), rules_, probs.data());
+    if (!children.empty()) ev_->evaluate(children.data(), static_cast<int>(children.size()), rules_, probs.data());
     const Player opp = other(side);
     for (std::size_t j = 0; j < children.size(); ++j) {
       const double theirs = own_value(opp, c, decision_0ply(children[j], opp, c, probs[j]));
@@ -219,7 +227,8 @@ class CubefulTrials {
   const Position& start_;
   const Rules& rules_;
   Player mover_;
-  const Evaluator& ev_;
+  const Evaluator* ev_;  // a pointer: the luck judge is a copy with another evaluator
+  const CubefulTrials* luck_ = nullptr;  // judges the luck of the rolls in this one's place
   const CubefulRolloutOptions& opt_;
   const MatchEquityTable& met_;
   std::array<int, 2> away_;
@@ -289,7 +298,12 @@ std::vector<RolloutMoments> cubeful_rollout_blocks(const Position& pos, const Ru
                                                    bool decision, std::int64_t first, std::int64_t count) {
   check_options(pos, rules, opt);
   const OrderedEvaluator ordered(ev);
-  return trial_blocks(CubefulTrials(pos, rules, mover, ordered, opt), opt, mover, decision, first, count);
+  CubefulTrials trials(pos, rules, mover, ordered, opt);
+  if (!opt.rollout.luck_evaluator) return trial_blocks(trials, opt, mover, decision, first, count);
+  const OrderedEvaluator ordered_luck(*opt.rollout.luck_evaluator);
+  const CubefulTrials luck(trials, ordered_luck);
+  trials.judge_luck_by(&luck);
+  return trial_blocks(trials, opt, mover, decision, first, count);
 }
 
 CubefulRolloutValue combine_cubeful_rollout(const Position& pos, const Rules& rules, Player mover,

@@ -40,10 +40,13 @@ double field(const Probabilities& p, int f);
 
 // Adds to `luck` (the original mover's view, field by field) the luck of `dice` for the side to
 // move in `pos` (rollout_luck.h); `own`: he is the original mover.
-void add_luck(const Position& pos, const Rules& rules, const Evaluator& ev, const PlayerSpec& player, Dice dice,
+void add_luck(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt, Dice dice,
               bool own, double (&luck)[RolloutMoments::kFields]) {
   Scratch<std::array<Probabilities, kDistinctRolls>> values;
-  roll_values(pos, rules, ev, player, *values);
+  if (opt.luck_evaluator)
+    greedy_roll_values(pos, rules, *opt.luck_evaluator, *values);
+  else
+    roll_values(pos, rules, ev, opt.player, *values);
   std::array<double, kDistinctRolls> v;
   for (int f = 0; f < RolloutMoments::kFields; ++f) {
     for (int r = 0; r < kDistinctRolls; ++r) {
@@ -77,7 +80,7 @@ bool play_trial(const Position& start, const Rules& rules, const Evaluator& ev, 
   for (int ply = 0; ply < max_plies; ++ply) {
     check_stop();
     const Dice dice = rollout_dice(opt, i, ply, rng);
-    if (opt.variance_reduction) add_luck(pos, rules, ev, opt.player, dice, mover == kWhite, luck);
+    if (opt.variance_reduction) add_luck(pos, rules, ev, opt, dice, mover == kWhite, luck);
     gen.generate(pos, rules, dice, list);
     const int k = choose_play(opt.player, ev, pos, rules, dice, list, rng);
     const PlyResult step = advance(pos, list[k], rules, mover);
@@ -125,6 +128,12 @@ void check_rollout_options(const Position& pos, const Rules& rules, const Rollou
   if (opt.variance_reduction && opt.player.kind == PlayerSpec::Kind::Random)
     throw std::invalid_argument("variance reduction needs a greedy or search player (its lookahead finds each "
                                 "roll's best play; a random player has none)");
+  if (opt.luck_evaluator && !opt.variance_reduction)
+    throw std::invalid_argument("a luck evaluator values the rolls of the luck adjustment: it needs variance reduction");
+  if (opt.luck_evaluator) {
+    const std::string why = opt.luck_evaluator->refusal(rules);
+    if (!why.empty()) throw std::invalid_argument("luck evaluator: " + why);
+  }
   if (game_outcome(pos, rules, kWhite)) throw std::invalid_argument("the game is over: nothing to roll out");
 }
 

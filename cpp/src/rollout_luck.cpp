@@ -23,8 +23,10 @@ struct GreedyLookahead {
   std::vector<Probabilities> exact;
 };
 
-void greedy_values(const Position& pos, const Rules& rules, const Evaluator& ev,
-                   std::array<Probabilities, kDistinctRolls>& out) {
+}  // namespace
+
+void greedy_roll_values(const Position& pos, const Rules& rules, const Evaluator& ev,
+                        std::array<Probabilities, kDistinctRolls>& out) {
   Scratch<MoveList> plays;  // not the trial's own list: the caller may be using it
   Scratch<GreedyLookahead> scratch;
   GreedyLookahead& g = *scratch;
@@ -63,11 +65,9 @@ void greedy_values(const Position& pos, const Rules& rules, const Evaluator& ev,
   }
 }
 
-}  // namespace
-
 void roll_values(const Position& pos, const Rules& rules, const Evaluator& ev, const PlayerSpec& player,
                  std::array<Probabilities, kDistinctRolls>& out) {
-  if (player.kind != PlayerSpec::Kind::Search || player.plies == 0) return greedy_values(pos, rules, ev, out);
+  if (player.kind != PlayerSpec::Kind::Search || player.plies == 0) return greedy_roll_values(pos, rules, ev, out);
   SearchOptions so;
   so.plies = player.plies;
   so.filters = player.filters;

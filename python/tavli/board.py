@@ -377,7 +377,12 @@ class Board(_core.Board):
         `variance_reduction`: gnubg's luck adjustment (cpp/include/tavli/rollout_luck.h): each
         trial less the luck of its rolls, found by a lookahead over the 21 rolls at the player's
         depth; the same mean in expectation, a smaller standard error, about 20 times the work per
-        trial (greedy and search players).
+        trial (greedy and search players). `luck_evaluator` (with variance_reduction; None: the
+        player's own lookahead): the evaluator whose 0-ply lookahead values the rolls instead
+        ("nets", "heuristic", a tavli.nn.Net, ...). Any such function leaves the estimate unbiased,
+        and one that tracks the player's values removes nearly as much noise: for a search player
+        it costs a 0-ply lookahead a ply instead of 21 searches (rollout.h, "luck_evaluator";
+        docs/classnets.md, "Stop 41", measures it).
         `backend="ray"`: the trials sharded on a Ray cluster, the same result bit for bit
         (tavli.distributed.rollout; `ray_address` or an already initialised Ray session).
         `cube` (a tavli.CubeState) or `match` (a tavli.MatchState) given: a cubeful rollout, the
@@ -468,13 +473,14 @@ class Board(_core.Board):
         return board_svg(self)
 
 
-# (trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction, evaluator):
-# _core._rollout's order
-RolloutArgs = tuple[int, str, int, list[tuple[int, int, float]], int, int, int, bool, bool, Any]
+# (trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction, evaluator,
+# luck_evaluator): _core._rollout's order
+RolloutArgs = tuple[int, str, int, list[tuple[int, int, float]], int, int, int, bool, bool, Any, Any]
 
 
 def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any = None, seed: Any = 0, threads: Any = 1,
-                       evaluator: Any = None, stratify: Any = True, variance_reduction: Any = False) -> RolloutArgs:
+                       evaluator: Any = None, stratify: Any = True, variance_reduction: Any = False,
+                       luck_evaluator: Any = None) -> RolloutArgs:
     """Board.rollout's arguments, checked, in the order of _core._rollout's after the board."""
     trials = int_arg("trials", trials, 1, _core.MAX_ROLLOUT_TRIALS)  # the core's bounds (rollout.h, parallel.h)
     kind, plies, filters, player_evaluator = player_arg(player)
@@ -491,7 +497,14 @@ def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any = N
     # The player's own evaluator, unless one is given (a random player's truncated trials are
     # valued by the default evaluator).
     ev = evaluator_arg(evaluator) if evaluator is not None or kind == "random" else player_evaluator
-    return trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction, ev
+    luck: Any = None
+    if luck_evaluator is not None:
+        if not variance_reduction:
+            raise ValueError("luck_evaluator values the rolls of the luck adjustment: it needs variance_reduction=True")
+        # The core takes "heuristic" by name here: its None means the player's own lookahead.
+        luck = "heuristic" if isinstance(luck_evaluator, str) and luck_evaluator == "heuristic" else \
+            evaluator_arg(luck_evaluator)
+    return trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction, ev, luck
 
 
 def _rollout_blocks(board: Board, first: int, count: int, *, trials: Any, player: Any = "greedy",

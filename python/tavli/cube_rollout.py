@@ -75,7 +75,8 @@ class RolloutCubeDecision(CubeDecision):
 
 # The core's arguments after the board: cube, match, table, then Board.rollout's checked ones.
 CubefulArgs = tuple[CubeState, MatchState, Any, int, str, int, list[tuple[int, int, float]], int, int, int, bool, bool,
-                    Any]
+                    Any, Any]
+_EVALUATOR = 12  # the player's evaluator in CubefulArgs (the luck evaluator follows it)
 
 
 def _args(board: "Board", cube: Any, match: Any, met: Any, trials: Any, player: Any,
@@ -152,7 +153,7 @@ def decide(board: "Board", cube: Any = None, match: Any = None, trials: int = 12
     available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, eff = r[:10]
     nd_se, dt_se, nd_mwc_se, dt_mwc_se, difference_se, done, truncated = r[10:]
     cls, _ = _core._cube_efficiency(board)
-    probs = _static_probabilities(board, args[-1])
+    probs = _static_probabilities(board, args[_EVALUATOR])
     plies = player_arg(player)[1]
     return RolloutCubeDecision(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, available, probs, eff, cls, plies,
                                args[0], args[1], nd_se, dt_se, nd_mwc_se, dt_mwc_se, difference_se, done, truncated)

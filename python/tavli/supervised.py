@@ -11,9 +11,11 @@ Stages, each resumable from the files in --work (run the same command again):
    --max-positions of them (a seeded sample), in a seeded order.
 2. labels_NNNNN.npy: their values for the side to move, in chunks of --chunk rows: a
    --label-plies search (tavli.evaluate_batch, --threads C++ threads; the result does not depend
-   on the count) or, with --rollout-trials, rollouts (tavli.rollout_data; seeds in
-   label_positions; --variance-reduction adjusts each trial for the luck of its dice). The labeller is the shipped contact net with --label-race / --label-crashed nets
-   for their classes (default: the shipped nets) over the exact bear-off databases.
+   on the count) or, with --rollout-trials, rollouts by the labeller searching --rollout-plies
+   plies (tavli.rollout_data; seeds in label_positions; --variance-reduction adjusts each trial
+   for the luck of its dice, valued as --luck says). The labeller is the shipped contact net with
+   --label-race / --label-crashed nets for their classes (default: the shipped nets) over the
+   exact bear-off databases.
 2b. with --candidates N: candidates.npy, near alternatives to the labeller's 0-ply pick for N
    training rows (candidate_positions), labelled the same way in candidate_labels_NNNNN.npy; they
    join the training rows, never the held-out ones.
@@ -23,7 +25,7 @@ Stages, each resumable from the files in --work (run the same command again):
    weights of an uninterrupted one. --out receives the final net.
 
 Labels are the costly stage (a 2-ply label takes about 8 ms of one core; a luck-adjusted rollout of
-36 trials half a second). `--backend ray` runs the self-play games and the labels on a Ray
+36 greedy trials 0.17 s, of 36 one-ply trials with --luck 0-ply about 6 s). `--backend ray` runs the self-play games and the labels on a Ray
 cluster (docs/distributed.md), `--threads` per task, and writes the same files bit for bit, so a
 run may move between a laptop and a cluster, or resume on the other, chunk by chunk.
 """
@@ -104,22 +106,26 @@ def candidate_positions(rows: np.ndarray, variant: str, cls: str, *, labeller: A
 
 
 def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int = 1, rollout_trials: int = 0,
-                    variance_reduction: bool = False, seed: int = 1, first_row: int = 0, threads: int = 1,
-                    backend: str = "local", ray_address: str | None = None, **options: Any) -> np.ndarray:
+                    rollout_plies: int = 0, variance_reduction: bool = False, luck_evaluator: Any = None,
+                    seed: int = 1, first_row: int = 0, threads: int = 1, backend: str = "local",
+                    ray_address: str | None = None, **options: Any) -> np.ndarray:
     """Targets (N, 5: win, win_double, win_triple, lose_double, lose_triple) for the side to move:
-    a `plies` search, or rollouts of `rollout_trials` games played 0-ply by the labeller (row k
-    of the call seeded by tavli.Rng.derive(seed + first_row, k): chunks never share seeds as long
-    as chunks are fewer than rows), with `variance_reduction` luck-adjusted (rollout_luck.h: the
-    same games, an unbiased value with a fraction of the dice's noise, at about 21 evaluations a
-    play instead of one). `backend="ray"`: the rows spread over a Ray cluster's tasks of `threads`
-    threads each (tavli.distributed), the same labels bit for bit: a row's search or rollout
-    depends on that row (and its seed) alone."""
+    a `plies` search, or rollouts of `rollout_trials` games played by the labeller searching
+    `rollout_plies` plies (0: greedy; row k of the call seeded by tavli.Rng.derive(seed +
+    first_row, k): chunks never share seeds as long as chunks are fewer than rows), with
+    `variance_reduction` luck-adjusted (rollout_luck.h: the same games, an unbiased value with a
+    fraction of the dice's noise, at about 21 times the player's work a play, or with
+    `luck_evaluator` (Board.rollout's) a 0-ply lookahead of that evaluator a play).
+    `backend="ray"`: the rows spread over a Ray cluster's tasks of `threads` threads each
+    (tavli.distributed), the same labels bit for bit: a row's search or rollout depends on that
+    row (and its seed) alone."""
     if rollout_trials:
         from .jobs.rollouts import rollout_data
 
-        out = rollout_data(rows, variant, rollout_trials, {"search": 0, "evaluator": labeller}, seed=seed + first_row,
-                           threads=threads, evaluator=labeller, variance_reduction=variance_reduction,
-                           backend=backend, ray_address=ray_address, **options)
+        out = rollout_data(rows, variant, rollout_trials, {"search": rollout_plies, "evaluator": labeller},
+                           seed=seed + first_row, threads=threads, evaluator=labeller,
+                           variance_reduction=variance_reduction, luck_evaluator=luck_evaluator, backend=backend,
+                           ray_address=ray_address, **options)
         labels: np.ndarray = np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
         return labels
     from .jobs.batch import evaluate_batch
@@ -170,6 +176,16 @@ def _labeller(args: argparse.Namespace) -> ClassNets:
     return ClassNets(contact, race, crashed)
 
 
+def _luck(args: argparse.Namespace, labeller: ClassNets) -> Any:
+    """--luck as label_positions' luck_evaluator: None (the player's own lookahead), the labeller
+    (at 0 plies) or a net file."""
+    if args.luck == "own":
+        return None
+    if args.luck == "0-ply":
+        return labeller
+    return Net.load(args.luck)
+
+
 def _log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
@@ -184,7 +200,8 @@ def _labelled(work: Path, prefix: str, rows: np.ndarray, args: argparse.Namespac
         if not f.exists():
             t0 = time.perf_counter()
             y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
-                                rollout_trials=args.rollout_trials, variance_reduction=args.variance_reduction,
+                                rollout_trials=args.rollout_trials, rollout_plies=args.rollout_plies,
+                                variance_reduction=args.variance_reduction, luck_evaluator=_luck(args, labeller),
                                 seed=args.seed, first_row=seed_offset + first, threads=args.threads,
                                 backend=args.backend, ray_address=args.ray_address)
             np.save(work / "labels.tmp.npy", y)
@@ -272,6 +289,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rollout-trials", type=int, default=0, help="label by rollouts of this many games instead")
     ap.add_argument("--variance-reduction", action="store_true",
                     help="with --rollout-trials: luck-adjusted rollouts (less noise per trial, ~21x the evaluations)")
+    ap.add_argument("--rollout-plies", type=int, default=0,
+                    help="with --rollout-trials: the labeller's search depth in the rollouts (0: greedy)")
+    ap.add_argument("--luck", default="own",
+                    help="with --variance-reduction: who values each roll's luck: own (the rollout player's own "
+                         "lookahead, at its depth), 0-ply (the labeller at 0 plies: for --rollout-plies 1 or more, "
+                         "nearly the same reduction for a fraction of the work) or a .tnet file")
     ap.add_argument("--label-contact", default=None, help="labeller's contact net (default: the shipped one)")
     ap.add_argument("--label-race", default=None)
     ap.add_argument("--label-crashed", default=None)

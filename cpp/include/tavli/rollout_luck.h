@@ -34,6 +34,10 @@ inline int distinct_roll_index(Dice d) {
 void roll_values(const Position& pos, const Rules& rules, const Evaluator& ev, const PlayerSpec& player,
                  std::array<Probabilities, kDistinctRolls>& out);
 
+// roll_values of the greedy player by `ev`: each roll's best play by its 0-ply equity.
+void greedy_roll_values(const Position& pos, const Rules& rules, const Evaluator& ev,
+                        std::array<Probabilities, kDistinctRolls>& out);
+
 // The luck of `rolled` from one number per distinct roll: value[rolled] minus the weighted mean
 // of all 21.
 inline double roll_luck(const std::array<double, kDistinctRolls>& value, Dice rolled) {

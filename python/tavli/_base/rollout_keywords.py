@@ -16,6 +16,7 @@ class RolloutKeywords(TypedDict, total=False):
     evaluator: Any
     stratify: bool
     variance_reduction: bool
+    luck_evaluator: Any
 
 
 class RolloutRunKeywords(RolloutKeywords, total=False):
@@ -33,7 +34,7 @@ class BoardRolloutKeywords(RolloutRunKeywords, total=False):
 
 
 ROLLOUT_DEFAULTS: dict[str, Any] = {"truncate": None, "seed": 0, "threads": 1, "evaluator": None, "stratify": True,
-                                    "variance_reduction": False}
+                                    "variance_reduction": False, "luck_evaluator": None}
 RUN_DEFAULTS: dict[str, Any] = {**ROLLOUT_DEFAULTS, "time_limit": None, "backend": "local", "ray_address": None}
 BOARD_DEFAULTS: dict[str, Any] = {**RUN_DEFAULTS, "met": None}
 # Each set of defaults names exactly its TypedDict's keys (a key added to one and not the other fails here).

@@ -46,12 +46,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reduction(args: argparse.Namespace) -> str:
+    """The variance reduction in a rollout's heading ('' without)."""
+    if not args.variance_reduction:
+        return ""
+    return "variance reduction, " if args.luck is None else f"variance reduction (luck by {args.luck} at 0 plies), "
+
+
 def _rollout_settings(args: argparse.Namespace, board: Any) -> dict[str, Any]:
     from ..board import check_rollout_args
 
     evaluator = None if args.evaluator is None else load_evaluator(args.evaluator) or "nets"
+    luck = None if args.luck is None else load_evaluator(args.luck) or "nets"
     settings = dict(trials=args.trials, player=args.player, truncate=args.truncate, seed=args.seed,
-                    threads=args.threads, evaluator=evaluator, variance_reduction=args.variance_reduction)
+                    threads=args.threads, evaluator=evaluator, variance_reduction=args.variance_reduction,
+                    luck_evaluator=luck)
     check_rollout_args(board, **settings)  # every argument checked before the first trial
     return settings
 
@@ -75,7 +84,7 @@ def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any
     print(f"cubeful rollout: {d.trials:,} trials (each No double and Double/take on the same dice), {args.player} "
           f"on both sides handling the cube, seed {args.seed}, "
           f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
-          f"{'variance reduction, ' if args.variance_reduction else ''}"
+          f"{_reduction(args)}"
           f"{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
     print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
     if d.truncated:
@@ -144,7 +153,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
 
     print(f"rollout: {n:,} trials, {args.player} on both sides, seed {args.seed}, "
           f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
-          f"{'variance reduction, ' if args.variance_reduction else ''}{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
+          f"{_reduction(args)}{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
     if stopped:
         print(f"(stopped by {stopped} after {n:,} of {trials:,} trials: the first {n:,} trials of the rollout)")
     if truncated:

@@ -100,6 +100,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                    help="gnubg's luck adjustment: each trial less the luck of its rolls (a lookahead over the 21 "
                         "rolls at the player's depth): a smaller standard error for about 20 times the work per "
                         "trial (greedy and search players)")
+    p.add_argument("--luck", help="with --variance-reduction: value each roll's luck by this evaluator's 0-ply "
+                   "lookahead instead (nets, heuristic or a weight file): for a search:N player nearly the same "
+                   "standard error for a small part of the work")
     p.add_argument("--time-limit", type=cli_args.seconds, default=0.0,
                    help="seconds (default 0: no limit; the bar shows how far it is); when it runs out, or on "
                         "Ctrl-C, the trials finished so far are reported")

@@ -30,6 +30,7 @@ def rollout_data(
     evaluator: Any = None,
     stratify: bool = True,
     variance_reduction: bool = False,
+    luck_evaluator: Any = None,
     progress: Callable[[int, int], Any] | bool | None = None,
     backend: str = "local",
     ray_address: str | None = None,
@@ -40,13 +41,14 @@ def rollout_data(
     tavli.Rng.derive(seed, k), so the rows' dice are independent and a row's result does not
     depend on the others. Returns probabilities (N, 7) float32, equity (N,) float64, std_errors
     (N, 7) float32, equity_std_error (N,) float64 and truncated (N,) int64, from each row's side to
-    move. `variance_reduction`: Board.rollout's. `backend="ray"`: the same arrays from a Ray
+    move. `variance_reduction`, `luck_evaluator`: Board.rollout's. `backend="ray"`: the same arrays from a Ray
     cluster (tavli.distributed.rollout_data). (Its rollout keywords are Board.rollout's,
     tavli._base.rollout_keywords.RolloutKeywords, written out here: **options carries the
     variant's options, and a TypedDict with extra keys of any name (PEP 728) is not yet typed.)"""
     rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
                                "stratify": require_bool("stratify", stratify),
-                               "variance_reduction": require_bool("variance_reduction", variance_reduction)}
+                               "variance_reduction": require_bool("variance_reduction", variance_reduction),
+                               "luck_evaluator": luck_evaluator}
     if backend_arg(backend, ray_address) == "ray":
         return rollout_data_on_ray(positions, variant, trials, player, progress=progress, address=ray_address,
                                    **rollout, **options)
