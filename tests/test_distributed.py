@@ -145,6 +145,25 @@ def test_rollout_data_equals_local_and_the_boards_rollouts(cluster):
     assert len(set(local["equity"])) == 5
 
 
+def test_rollouts_with_a_luck_evaluator_equal_local(cluster):
+    # The luck evaluator (a tavli.nn.Net) travels with the job: the shards' blocks and the rows'
+    # rollouts are the local ones bit for bit, cubeless and cubeful.
+    td = tavli.nn.shipped_stage("backgammon", "td")
+    board = tavli.Board("backgammon")
+    for dice in ((6, 2), (4, 1), (5, 3)):
+        board.push(board.legal_plays(dice)[2])
+    options = {"seed": 4, "truncate": 3, "variance_reduction": True, "luck_evaluator": td}
+    local = board.rollout(300, "heuristic", **options)
+    assert distributed.rollout(board, 300, "heuristic", shard=144, **options) == local
+    assert local != board.rollout(300, "heuristic", seed=4, truncate=3, variance_reduction=True)
+    cube = tavli.CubeState()
+    assert board.rollout(300, "heuristic", cube=cube, backend="ray", **options) == \
+        board.rollout(300, "heuristic", cube=cube, **options)
+    rows, _ = tavli.random_positions("backgammon", 3, seed=8)
+    assert_same(rollout_data(rows, "backgammon", 36, "heuristic", **options),
+                rollout_data(rows, "backgammon", 36, "heuristic", backend="ray", **options))
+
+
 def test_evaluate_batch_equals_local(cluster):
     # Deep values of many positions, sharded by rows: the local array exactly, whatever the shard,
     # with the shipped net, a net given as an object and class nets (they pickle to the workers).
