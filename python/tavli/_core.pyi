@@ -264,6 +264,7 @@ def _rollout(
     stratify: bool,
     variance_reduction: bool,
     evaluator: _Evaluator,
+    luck_evaluator: _Evaluator | str,  # None: the player's own lookahead; "heuristic"
     time_limit: float = 0.0,
 ) -> tuple[_Probs, float, _Probs, float, int, int]: ...
 
@@ -283,6 +284,7 @@ def _rollout_blocks(
     stratify: bool,
     variance_reduction: bool,
     evaluator: _Evaluator,
+    luck_evaluator: _Evaluator | str,  # None: the player's own lookahead; "heuristic"
     time_limit: float = 0.0,
 ) -> npt.NDArray[np.float64]: ...
 def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
@@ -295,22 +297,23 @@ _CubefulDecision = tuple[bool, float, float | None, float | None, float | None, 
 def _cubeful_rollout(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int, kind: str, plies: int,
     filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool,
-    variance_reduction: bool, evaluator: Any, time_limit: float = 0.0,
+    variance_reduction: bool, evaluator: Any, luck_evaluator: Any, time_limit: float = 0.0,
 ) -> _CubefulValue: ...
 def _cubeful_rollout_decision(
     board: Board, cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int, kind: str, plies: int,
     filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool,
-    variance_reduction: bool, evaluator: Any, time_limit: float = 0.0,
+    variance_reduction: bool, evaluator: Any, luck_evaluator: Any, time_limit: float = 0.0,
 ) -> _CubefulDecision: ...
 def _cubeful_rollout_blocks(
     board: Board, decision: bool, first: int, count: int, cube: CubeState, match: MatchState, met: MatchEquityTable,
     trials: int, kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int, seed: int,
-    threads: int, stratify: bool, variance_reduction: bool, evaluator: Any, time_limit: float = 0.0,
+    threads: int, stratify: bool, variance_reduction: bool, evaluator: Any, luck_evaluator: Any,
+    time_limit: float = 0.0,
 ) -> npt.NDArray[np.float64]: ...
 def _cubeful_rollout_combine(
     board: Board, decision: bool, blocks: npt.NDArray[np.float64], cube: CubeState, match: MatchState,
     met: MatchEquityTable, trials: int, kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int,
-    seed: int, threads: int, stratify: bool, variance_reduction: bool, evaluator: Any,
+    seed: int, threads: int, stratify: bool, variance_reduction: bool, evaluator: Any, luck_evaluator: Any,
 ) -> _CubefulValue | _CubefulDecision: ...
 
 # --- neural nets (cpp/include/tavli/nnet.h; wrapped by tavli.nn) ---------------------------------
