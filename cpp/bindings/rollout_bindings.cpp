@@ -131,8 +131,8 @@ void def_cubeful(py::module_& m, const char* name,
       name,
       [run, convert](const Game& g, const CubeState& cube, const MatchState& match, const MatchEquityTable& met,
                      std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
-                     std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator, py::handle luck_evaluator,
-                     double time_limit) {
+                     std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator,
+                     py::handle luck_evaluator, double time_limit) {
         const CubefulRolloutOptions opt = cubeful_options(
             cube, match, met,
             rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,

@@ -129,7 +129,8 @@ void check_rollout_options(const Position& pos, const Rules& rules, const Rollou
     throw std::invalid_argument("variance reduction needs a greedy or search player (its lookahead finds each "
                                 "roll's best play; a random player has none)");
   if (opt.luck_evaluator && !opt.variance_reduction)
-    throw std::invalid_argument("a luck evaluator values the rolls of the luck adjustment: it needs variance reduction");
+    throw std::invalid_argument("a luck evaluator values the rolls of the luck adjustment: it needs variance "
+                                "reduction");
   if (opt.luck_evaluator) {
     const std::string why = opt.luck_evaluator->refusal(rules);
     if (!why.empty()) throw std::invalid_argument("luck evaluator: " + why);

@@ -500,7 +500,8 @@ def check_rollout_args(board: Board, trials: Any, player: Any, truncate: Any = N
     luck: Any = None
     if luck_evaluator is not None:
         if not variance_reduction:
-            raise ValueError("luck_evaluator values the rolls of the luck adjustment: it needs variance_reduction=True")
+            raise ValueError("luck_evaluator values the rolls of the luck adjustment: it needs "
+                             "variance_reduction=True")
         # The core takes "heuristic" by name here: its None means the player's own lookahead.
         luck = "heuristic" if isinstance(luck_evaluator, str) and luck_evaluator == "heuristic" else \
             evaluator_arg(luck_evaluator)

@@ -24,10 +24,11 @@ Stages, each resumable from the files in --work (run the same command again):
    the epoch counter and the whole command in its metadata (JSON), so a resumed run ends with the
    weights of an uninterrupted one. --out receives the final net.
 
-Labels are the costly stage (a 2-ply label takes about 8 ms of one core; a luck-adjusted rollout of
-36 greedy trials 0.17 s, of 36 one-ply trials with --luck 0-ply about 6 s). `--backend ray` runs the self-play games and the labels on a Ray
-cluster (docs/distributed.md), `--threads` per task, and writes the same files bit for bit, so a
-run may move between a laptop and a cluster, or resume on the other, chunk by chunk.
+Labels are the costly stage (a 2-ply label takes about 6 ms of one core; a luck-adjusted rollout of
+36 greedy trials about 0.2 s, of 36 one-ply trials with --luck 0-ply 1.5-3 s). `--backend ray` runs
+the self-play games and the labels on a Ray cluster (docs/distributed.md), `--threads` per task,
+and writes the same files bit for bit, so a run may move between a laptop and a cluster, or
+resume on the other, chunk by chunk.
 """
 
 from __future__ import annotations
