@@ -456,7 +456,7 @@ def test_rollout_labels_with_variance_reduction_are_the_luck_adjusted_rollouts(t
 def test_rollout_labels_by_a_search_player_with_the_luck_at_0_ply(tmp_path):
     """label_positions(rollout_plies=1, luck_evaluator=...) is rollout_data's rollout by the
     labeller searching 1 ply, its luck valued by the given evaluator at 0 plies; the command line's
-    --rollout-plies and --luck (own, 0-ply, a net file) make the same labels."""
+    --rollout-plies, --rollout-truncate and --luck (own, 0-ply, a net file) make the same labels."""
     from tavli.jobs.rollouts import rollout_data
 
     labeller = C.ClassNets(tavli.nn.shipped(BG))
@@ -473,15 +473,19 @@ def test_rollout_labels_by_a_search_player_with_the_luck_at_0_ply(tmp_path):
     assert not np.array_equal(got, own)
     td_file = tmp_path / "td.tnet"
     td.save(td_file)
-    for luck, judge in (("0-ply", labeller), (str(td_file), td)):
+    for luck, judge, truncate in (("0-ply", labeller, None), (str(td_file), td, 3)):
         work = tmp_path / luck.replace("/", "_")
         S.main(["--class", "contact", "--games", "4", "--max-positions", "3", "--rollout-trials", "2",
                 "--rollout-plies", "1", "--variance-reduction", "--luck", luck, "--chunk", "3", "--hidden", "4",
-                "--epochs", "1", "--seed", "2", "--threads", "1", "--work", str(work)])
+                "--epochs", "1", "--seed", "2", "--threads", "1", "--work", str(work)]
+               + (["--rollout-truncate", str(truncate)] if truncate else []))
         positions = np.load(work / "positions.npy")
         np.testing.assert_array_equal(np.load(work / "labels_00000.npy"), S.label_positions(
-            positions, BG, labeller, rollout_trials=2, rollout_plies=1, variance_reduction=True, luck_evaluator=judge,
-            seed=2, first_row=0))
+            positions, BG, labeller, rollout_trials=2, rollout_plies=1, rollout_truncate=truncate,
+            variance_reduction=True, luck_evaluator=judge, seed=2, first_row=0))
+    # Truncated trials are valued by the labeller after so many plies: other labels.
+    assert not np.array_equal(S.label_positions(positions, BG, labeller, rollout_trials=2, rollout_truncate=2, seed=2),
+                              S.label_positions(positions, BG, labeller, rollout_trials=2, seed=2))
 
 
 def reference_escapes(start: int, blocks: set[int]) -> int:

@@ -107,13 +107,15 @@ def candidate_positions(rows: np.ndarray, variant: str, cls: str, *, labeller: A
 
 
 def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int = 1, rollout_trials: int = 0,
-                    rollout_plies: int = 0, variance_reduction: bool = False, luck_evaluator: Any = None,
+                    rollout_plies: int = 0, rollout_truncate: int | None = None, variance_reduction: bool = False,
+                    luck_evaluator: Any = None,
                     seed: int = 1, first_row: int = 0, threads: int = 1, backend: str = "local",
                     ray_address: str | None = None, **options: Any) -> np.ndarray:
     """Targets (N, 5: win, win_double, win_triple, lose_double, lose_triple) for the side to move:
     a `plies` search, or rollouts of `rollout_trials` games played by the labeller searching
-    `rollout_plies` plies (0: greedy; row k of the call seeded by tavli.Rng.derive(seed +
-    first_row, k): chunks never share seeds as long as chunks are fewer than rows), with
+    `rollout_plies` plies (0: greedy), each trial to the end or for `rollout_truncate` plies and
+    then valued by the labeller (row k of the call seeded by tavli.Rng.derive(seed + first_row,
+    k): chunks never share seeds as long as chunks are fewer than rows), with
     `variance_reduction` luck-adjusted (rollout_luck.h: the same games, an unbiased value with a
     fraction of the dice's noise, at about 21 times the player's work a play, or with
     `luck_evaluator` (Board.rollout's) a 0-ply lookahead of that evaluator a play).
@@ -124,7 +126,7 @@ def label_positions(rows: np.ndarray, variant: str, labeller: Any, *, plies: int
         from .jobs.rollouts import rollout_data
 
         out = rollout_data(rows, variant, rollout_trials, {"search": rollout_plies, "evaluator": labeller},
-                           seed=seed + first_row, threads=threads, evaluator=labeller,
+                           truncate=rollout_truncate, seed=seed + first_row, threads=threads, evaluator=labeller,
                            variance_reduction=variance_reduction, luck_evaluator=luck_evaluator, backend=backend,
                            ray_address=ray_address, **options)
         labels: np.ndarray = np.clip(out["probabilities"][:, :5], 0.0, 1.0).astype(np.float32)
@@ -202,6 +204,7 @@ def _labelled(work: Path, prefix: str, rows: np.ndarray, args: argparse.Namespac
             t0 = time.perf_counter()
             y = label_positions(rows[first:first + args.chunk], args.variant, labeller, plies=args.label_plies,
                                 rollout_trials=args.rollout_trials, rollout_plies=args.rollout_plies,
+                                rollout_truncate=args.rollout_truncate,
                                 variance_reduction=args.variance_reduction, luck_evaluator=_luck(args, labeller),
                                 seed=args.seed, first_row=seed_offset + first, threads=args.threads,
                                 backend=args.backend, ray_address=args.ray_address)
@@ -292,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="with --rollout-trials: luck-adjusted rollouts (less noise per trial, ~21x the evaluations)")
     ap.add_argument("--rollout-plies", type=int, default=0,
                     help="with --rollout-trials: the labeller's search depth in the rollouts (0: greedy)")
+    ap.add_argument("--rollout-truncate", type=int, default=None,
+                    help="with --rollout-trials: value each trial by the labeller after so many plies (default: "
+                         "play to the end; 24 measured closest to gnubg 2-ply for 0.7x the time, docs/classnets.md)")
     ap.add_argument("--luck", default="own",
                     help="with --variance-reduction: who values each roll's luck: own (the rollout player's own "
                          "lookahead, at its depth), 0-ply (the labeller at 0 plies: for --rollout-plies 1 or more, "
