@@ -41,8 +41,8 @@ def rollout_data(
     tavli.Rng.derive(seed, k), so the rows' dice are independent and a row's result does not
     depend on the others. Returns probabilities (N, 7) float32, equity (N,) float64, std_errors
     (N, 7) float32, equity_std_error (N,) float64 and truncated (N,) int64, from each row's side to
-    move. `variance_reduction`, `luck_evaluator`: Board.rollout's. `backend="ray"`: the same arrays from a Ray
-    cluster (tavli.distributed.rollout_data). (Its rollout keywords are Board.rollout's,
+    move. `variance_reduction`, `luck_evaluator`: Board.rollout's. `backend="ray"`: the same
+    arrays from a Ray cluster (tavli.distributed.rollout_data). (Its rollout keywords are Board.rollout's,
     tavli._base.rollout_keywords.RolloutKeywords, written out here: **options carries the
     variant's options, and a TypedDict with extra keys of any name (PEP 728) is not yet typed.)"""
     rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
