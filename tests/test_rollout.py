@@ -303,12 +303,12 @@ def test_luck_evaluator_bad_input_and_shards():
 
 
 def test_rollout_data_takes_the_luck_evaluator():
-    rows = np.stack([_middle_game().to_array(), tavli.Board("backgammon").to_array()])
-    td = nn.shipped_stage("backgammon", "td")
     from tavli.rollout_data import rollout_data
 
+    rows = np.stack([_middle_game().to_array(), tavli.Board("backgammon").to_array()])
+    td = nn.shipped_stage("backgammon", "td")
     data = rollout_data(rows, "backgammon", 36, "heuristic", seed=3, truncate=3, variance_reduction=True,
-                              luck_evaluator=td)
+                        luck_evaluator=td)
     for k, row in enumerate(rows):
         one = tavli.Board.from_array(row, "backgammon").rollout(
             36, "heuristic", seed=tavli.Rng.derive(3, k), truncate=3, variance_reduction=True, luck_evaluator=td)
