@@ -17,6 +17,28 @@ RESULTS: dict[str, dict] = {}
 SEED = 20261130
 
 
+def record_median(name: str, benchmark, work: float, unit: str) -> None:
+    """Stores the median round: `work` units a second, or with unit "ms" milliseconds per unit of work."""
+    if benchmark.stats is None:
+        return
+    med = benchmark.stats.stats.median
+    if unit == "ms":
+        RESULTS[name] = {"rate": 1e3 * med / work, "mean_rate": 0, "unit": "ms", "seconds": med}
+    else:
+        RESULTS[name] = {"rate": work / med, "mean_rate": 0, "unit": unit, "seconds": med}
+
+
+def record_ratio(name: str, value: float) -> None:
+    """Stores a ratio measured in this run (printed with an "x")."""
+    RESULTS[name] = {"rate": value, "mean_rate": 0, "unit": "x", "seconds": 0}
+
+
+def ratio(name: str, a: str, b: str) -> None:
+    """Stores the ratio of two recorded rates, once both are there."""
+    if a in RESULTS and b in RESULTS:
+        record_ratio(name, RESULTS[a]["rate"] / RESULTS[b]["rate"])
+
+
 @pytest.fixture(scope="session")
 def fevga_set():
     """20,000 (position, roll) pairs from seeded uniform-random Fevga games."""

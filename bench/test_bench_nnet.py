@@ -22,7 +22,7 @@ import pytest
 
 import tavli
 import tavli.nn as nn
-from conftest import RESULTS, SEED, record
+from conftest import SEED, ratio, record
 
 GNUBG_INPUTS, HIDDEN = 250, 128
 
@@ -47,11 +47,6 @@ def inputs_of(x: np.ndarray, width: int) -> np.ndarray:
     out = np.zeros((len(x), width), np.float32)
     out[:, : x.shape[1]] = x
     return out
-
-
-def ratio(name: str, a: str, b: str) -> None:
-    if a in RESULTS and b in RESULTS:
-        RESULTS[name] = {"rate": RESULTS[a]["rate"] / RESULTS[b]["rate"], "mean_rate": 0, "unit": "x", "seconds": 0}
 
 
 @pytest.mark.parametrize("inputs", [GNUBG_INPUTS, 198])

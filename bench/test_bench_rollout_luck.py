@@ -19,11 +19,12 @@ import pytest
 
 import tavli
 import tavli.nn as nn
-from conftest import RESULTS
+from conftest import RESULTS, ratio, record_median, record_ratio
 
 POSITIONS, TRIALS, TRUNCATE = 2, 36, 2
 KINDS = {"plain": {}, "own lookahead": {"variance_reduction": True},
          "0-ply luck": {"variance_reduction": True, "luck_evaluator": "nets"}}
+SE2: dict[str, float] = {}  # per kind: the mean squared equity standard error of its rollouts
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +33,10 @@ def boards():
 
     rows = class_positions("backgammon", 40, "contact", players={"search": 0}, seed=5, threads=1)[:POSITIONS]
     return [tavli.Board.from_array(r, "backgammon") for r in rows]
+
+
+def name(kind: str) -> str:
+    return f"1-ply rollouts, {kind} (ms a position)"
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -47,17 +52,11 @@ def test_rollout_luck(benchmark, boards, kind):
     results = benchmark.pedantic(run, rounds=2 if own else 5, iterations=1, warmup_rounds=0 if own else 1)
     if benchmark.stats is None:
         return
-    se2 = float(np.mean([r.equity_std_error ** 2 for r in results]))
-    RESULTS[f"1-ply rollouts, {kind} (ms a position)"] = {
-        "rate": 1e3 * benchmark.stats.stats.median / POSITIONS, "mean_rate": 0, "unit": "ms",
-        "seconds": benchmark.stats.stats.median, "se2": se2}
-    plain, own, zero = (RESULTS.get(f"1-ply rollouts, {k} (ms a position)") for k in KINDS)
-    if plain and own and zero:
-        for k, r in (("own lookahead", own), ("0-ply luck", zero)):
-            RESULTS[f"{k}: time / plain"] = {"rate": r["rate"] / plain["rate"], "mean_rate": 0, "unit": "x",
-                                             "seconds": 0}
-            RESULTS[f"{k}: SE^2 / plain"] = {"rate": r["se2"] / plain["se2"], "mean_rate": 0, "unit": "x",
-                                             "seconds": 0}
-        RESULTS["0-ply luck: efficiency / own lookahead's"] = {
-            "rate": (own["se2"] * own["rate"]) / (zero["se2"] * zero["rate"]), "mean_rate": 0, "unit": "x",
-            "seconds": 0}
+    SE2[kind] = float(np.mean([r.equity_std_error ** 2 for r in results]))
+    record_median(name(kind), benchmark, POSITIONS, "ms")
+    if len(SE2) == len(KINDS):
+        for k in ("own lookahead", "0-ply luck"):
+            ratio(f"{k}: time / plain", name(k), name("plain"))
+            record_ratio(f"{k}: SE^2 / plain", SE2[k] / SE2["plain"])
+        cost = {k: SE2[k] * RESULTS[name(k)]["rate"] for k in ("own lookahead", "0-ply luck")}
+        record_ratio("0-ply luck: efficiency / own lookahead's", cost["own lookahead"] / cost["0-ply luck"])

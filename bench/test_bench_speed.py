@@ -29,7 +29,7 @@ import pytest
 
 import tavli
 import tavli.nn as nn
-from conftest import RESULTS, SEED
+from conftest import SEED, ratio, record_median
 
 try:
     import gnubg_nn as gnubg
@@ -38,21 +38,6 @@ except ImportError:
 
 requires_gnubg = pytest.mark.skipif(gnubg is None, reason="gnubg-nn not installed (pip install gnubg-nn)")
 DECISIONS = 12
-
-
-def record_median(name: str, benchmark, work: float, unit: str) -> None:
-    if benchmark.stats is None:
-        return
-    med = benchmark.stats.stats.median
-    if unit == "ms":
-        RESULTS[name] = {"rate": 1e3 * med / work, "mean_rate": 0, "unit": "ms", "seconds": med}
-    else:
-        RESULTS[name] = {"rate": work / med, "mean_rate": 0, "unit": unit, "seconds": med}
-
-
-def ratio(name: str, a: str, b: str) -> None:
-    if a in RESULTS and b in RESULTS:
-        RESULTS[name] = {"rate": RESULTS[a]["rate"] / RESULTS[b]["rate"], "mean_rate": 0, "unit": "x", "seconds": 0}
 
 
 def gnubg_board(row) -> list[list[int]]:
