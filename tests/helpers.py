@@ -125,4 +125,3 @@ def mover_row(me: dict[int, int], op: dict[int, int], *, me_bar: int = 0, op_bar
     r[50] = checkers - sum(me.values()) - me_bar
     r[51] = checkers - sum(op.values()) - op_bar
     return r
-

@@ -128,10 +128,10 @@ void check_rollout_options(const Position& pos, const Rules& rules, const Rollou
   if (opt.variance_reduction && opt.player.kind == PlayerSpec::Kind::Random)
     throw std::invalid_argument("variance reduction needs a greedy or search player (its lookahead finds each "
                                 "roll's best play; a random player has none)");
-  if (opt.luck_evaluator && !opt.variance_reduction)
-    throw std::invalid_argument("a luck evaluator values the rolls of the luck adjustment: it needs variance "
-                                "reduction");
   if (opt.luck_evaluator) {
+    if (!opt.variance_reduction)
+      throw std::invalid_argument("a luck evaluator values the rolls of the luck adjustment: it needs variance "
+                                  "reduction");
     const std::string why = opt.luck_evaluator->refusal(rules);
     if (!why.empty()) throw std::invalid_argument("luck evaluator: " + why);
   }
