@@ -85,6 +85,9 @@ def test_bad_arguments_stop_before_any_work(argv, message):
     (["rollout", "--start", "--player", "nobody"], "player"),
     (["rollout", bear_off_win().id(), "--truncate", "0"], "argument --truncate"),
     (["rollout", "--start", "--luck", "nets"], "needs variance_reduction"),
+    (["rollout", "--start", "--candidates", "3"], "give the roll"),
+    (["rollout", START_GNUBG, "--dice", "6-5", "--cube", "2:white"], "cubeless"),
+    (["rollout", "--start", "--dice", "6-5", "--candidates", "0"], "argument --candidates"),
 ])
 def test_bad_positions_and_settings_stop_before_any_work(argv, message):
     rc, out, err = run(*argv)
@@ -185,6 +188,28 @@ def test_rollout_with_the_luck_at_0_ply_is_board_rollout_bit_for_bit():
     assert "variance reduction (luck by heuristic at 0 plies), 1 thread" in out
     r = board.rollout(72, "search:1", truncate=2, seed=4, variance_reduction=True, luck_evaluator="heuristic")
     assert out.strip().splitlines()[-2].split()[-1] == f"{r.equity:+.3f}"
+
+
+def test_rollout_of_a_rolls_plays_is_board_rollout_plays():
+    board = tavli.Board("backgammon")
+    board.push(board.legal_plays((3, 1))[0])
+    rc, out, err = run("rollout", board.id(), "--dice", "6-4", "--candidates", "3", "--trials", "72", "--seed", "2",
+                       "--variance-reduction", "--threads", "2")
+    assert rc == 0, err
+    assert "rollout of 3 plays of 6-4: 72 trials each on the same dice, greedy on both sides, seed 2" in out
+    r = board.rollout_plays((6, 4), 3, 72, seed=2, variance_reduction=True)
+    lines = out.splitlines()
+    rows = [line.split() for line in lines[next(i for i, x in enumerate(lines) if "v best" in x) + 1:]]
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    for row, p in zip(rows, r):
+        assert " ".join(row[1:-4 if p.difference_std_error else -2]).startswith(str(p.play))
+        if p.difference_std_error:
+            assert row[-4:] == [f"{p.equity:+.3f}", f"{1.959963984540054 * p.rollout.equity_std_error:.3f}",
+                                f"{p.difference:+.3f}", f"{1.959963984540054 * p.difference_std_error:.3f}"]
+        else:
+            assert row[-2:] == [f"{p.equity:+.3f}", f"{1.959963984540054 * p.rollout.equity_std_error:.3f}"]
+    rc, out, err = run("rollout", board.id(), "--dice", "6-4", "--all", "--trials", "36")
+    assert rc == 0 and f"rollout of {len(board.legal_plays((6, 4)))} plays of 6-4" in out
 
 
 def test_progress_only_on_a_terminal():

@@ -1,5 +1,6 @@
 // pybind11 bindings of rollouts (rollout.h): tavli._core._rollout, and for shards
-// _rollout_blocks and _rollout_combine; cubeful rollouts (cubeful_rollout.h):
+// _rollout_blocks and _rollout_combine; a roll's plays on common dice (play_rollout.h):
+// _rollout_plays; cubeful rollouts (cubeful_rollout.h):
 // _cubeful_rollout and _cubeful_rollout_decision, and for shards _cubeful_rollout_blocks and
 // _cubeful_rollout_combine. Conversions only.
 #include <pybind11/numpy.h>
@@ -13,8 +14,10 @@
 #include <vector>
 
 #include "args.h"
+#include "play_object.h"
 #include "stoppable.h"
 #include "tavli/cubeful_rollout.h"
+#include "tavli/play_rollout.h"
 #include "tavli/rollout.h"
 
 namespace py = pybind11;
@@ -147,11 +150,37 @@ void def_cubeful(py::module_& m, const char* name,
       py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"),
       py::arg("luck_evaluator"), py::arg("time_limit") = 0.0, doc);
 }
+// The plays a caller gave, each checked to be a legal play of the board for one and the same roll
+// (as Board.push checks a play), or IllegalMove.
+std::vector<Play> legal_plays_of(const Game& g, const py::sequence& given) {
+  std::vector<Play> plays;
+  plays.reserve(given.size());
+  Dice roll{};
+  for (py::handle o : given) {
+    const auto* p = tavli_bindings::checked_play(o);
+    if (plays.empty())
+      roll = p->dice;
+    else if (p->dice.high() != roll.high() || p->dice.low() != roll.low())
+      throw IllegalMove("the plays of a play rollout must be of one roll");
+    const std::string which = "play " + std::to_string(plays.size() + 1) + " of the rollout";
+    Play legal;
+    try {
+      legal = g.find_play(p->play.steps, p->play.nsteps, p->dice);
+    } catch (const IllegalMove& e) {
+      throw IllegalMove(which + " is not a legal play here: " + e.what());
+    }
+    if (!(legal.result == p->play.result))
+      throw IllegalMove(which + " belongs to another position (its steps lead elsewhere here)");
+    plays.push_back(legal);
+  }
+  return plays;
+}
 
 }  // namespace
 
 void bind_rollout(py::module_& m) {
   m.attr("ROLLOUT_BLOCK") = kRolloutBlock;  // shards of a rollout start on multiples of it
+  m.attr("MAX_ROLLOUT_PLAYS") = kMaxRolloutPlays;
   m.def(
       "_rollout",
       [](const Game& g, std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
@@ -170,6 +199,33 @@ void bind_rollout(py::module_& m) {
       "Rollout of the board's position (cpp/include/tavli/rollout.h): (mean probabilities, equity, their standard "
       "errors, the equity's, trials, truncated). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit "
       "(seconds, 0: none) passed: TimeoutError.");
+
+  m.def(
+      "_rollout_plays",
+      [](const Game& g, const py::sequence& given, std::int64_t trials, const std::string& kind, int plies,
+         const Filters& filters, int truncate, std::uint64_t seed, int threads, bool stratify, bool variance_reduction,
+         py::handle evaluator, py::handle luck_evaluator, double time_limit) {
+        const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify,
+                                                   variance_reduction, luck_evaluator);
+        std::shared_ptr<const Evaluator> keep;
+        const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
+        if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
+        const std::vector<Play> plays = legal_plays_of(g, given);
+        const PlayRollout r = tavli_bindings::run_stoppable(
+            time_limit, [&] { return rollout_plays(g.position(), g.rules(), plays, ev, opt); });
+        py::list results;
+        for (const RolloutResult& one : r.plays) results.append(result_tuple(one));
+        const auto k = static_cast<py::ssize_t>(plays.size());
+        py::array_t<double> se({k, k});
+        std::copy(r.difference_std_error.begin(), r.difference_std_error.end(), se.mutable_data());
+        return py::make_tuple(results, se);
+      },
+      py::arg("board"), py::arg("plays"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"),
+      py::arg("truncate"), py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("variance_reduction"),
+      py::arg("evaluator"), py::arg("luck_evaluator"), py::arg("time_limit") = 0.0,
+      "Rollouts of legal plays of the board for one roll on common dice (cpp/include/tavli/play_rollout.h): (a list "
+      "of _rollout's tuples, for the side that plays, one per play in order; the K x K standard errors of their "
+      "equities' differences). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit passed: TimeoutError.");
 
   m.def(
       "_rollout_blocks",

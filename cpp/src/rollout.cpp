@@ -57,9 +57,9 @@ void add_luck(const Position& pos, const Rules& rules, const Evaluator& ev, cons
   }
 }
 
-// Trial i's values (its probabilities' fields and equity from the original mover's view, less
-// its luck with variance reduction); returns whether the evaluator valued it.
-bool play_trial(const Position& start, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
+}  // namespace
+
+bool rollout_trial(const Position& start, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
                 std::int64_t i, double (&x)[RolloutMoments::kFields]) {
   Rng rng(Rng::derive(opt.seed, static_cast<std::uint64_t>(i)));
   // Per-thread scratch: a generator's tables and a move list are too big to build for every trial.
@@ -91,6 +91,8 @@ bool play_trial(const Position& start, const Rules& rules, const Evaluator& ev, 
   const Probabilities v = value_unfinished(pos, rules, ev, opt.player);
   return finish(mover == kWhite ? v : v.inverted(), true);
 }
+
+namespace {
 
 double field(const Probabilities& p, int f) {
   switch (f) {
@@ -145,9 +147,13 @@ Dice rollout_dice(const RolloutOptions& opt, std::int64_t i, int ply, Rng& rng) 
   return Dice{a, b};
 }
 
+void rollout_fields(const Probabilities& p, double (&x)[RolloutMoments::kFields]) {
+  for (int f = 0; f < RolloutMoments::kFields; ++f) x[f] = field(p, f);
+}
+
 void RolloutMoments::add(const Probabilities& p, bool was_truncated) {
   double x[kFields];
-  for (int f = 0; f < kFields; ++f) x[f] = field(p, f);
+  rollout_fields(p, x);
   add(x, was_truncated);
 }
 
@@ -209,7 +215,7 @@ std::vector<RolloutMoments> rollout_blocks(const Position& pos, const Rules& rul
                                            const RolloutOptions& opt, std::int64_t first, std::int64_t count) {
   check_rollout_options(pos, rules, opt);
   return reduce_trials(opt, first, count, [&](std::int64_t i, double (&x)[RolloutMoments::kFields]) {
-    return static_cast<std::int64_t>(play_trial(pos, rules, ev, opt, i, x));
+    return static_cast<std::int64_t>(rollout_trial(pos, rules, ev, opt, i, x));
   });
 }
 

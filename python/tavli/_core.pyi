@@ -26,6 +26,7 @@ MAX_GAMES: int
 MAX_MATCHES: int
 MAX_MATCH_TARGET: int
 MAX_ROLLOUT_TRIALS: int
+MAX_ROLLOUT_PLAYS: int
 
 # What a search, a rollout or a player runs on at its leaves (None: the heuristic evaluator).
 _Evaluator = NeuralEvaluator | NetSuite | ClassNetEvaluator | RaceDbEvaluator | None
@@ -288,6 +289,24 @@ def _rollout_blocks(
     time_limit: float = 0.0,
 ) -> npt.NDArray[np.float64]: ...
 def _rollout_combine(blocks: npt.NDArray[np.float64]) -> tuple[_Probs, float, _Probs, float, int, int]: ...
+
+# A roll's plays on common dice (cpp/include/tavli/play_rollout.h; wrapped by Board.rollout_plays)
+def _rollout_plays(
+    board: Board,
+    plays: Sequence[Play],
+    trials: int,
+    kind: str,
+    plies: int,
+    filters: list[tuple[int, int, float]],
+    truncate: int,
+    seed: int,
+    threads: int,
+    stratify: bool,
+    variance_reduction: bool,
+    evaluator: _Evaluator,
+    luck_evaluator: _Evaluator | str,  # None: the player's own lookahead; "heuristic"
+    time_limit: float = 0.0,
+) -> tuple[list[tuple[_Probs, float, _Probs, float, int, int]], npt.NDArray[np.float64]]: ...
 
 # --- cubeful rollouts (cpp/include/tavli/cubeful_rollout.h; wrapped by tavli.cube_rollout) --------
 _CubefulValue = tuple[float, float, float | None, float | None, int, int]

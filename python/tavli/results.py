@@ -1,5 +1,5 @@
-"""The value types of analysis results: probabilities, evaluations, ranked plays and rollouts
-(the search is the core's). Imports nothing of tavli at run time, so that every layer may use them."""
+"""The value types of analysis results: probabilities, evaluations, ranked plays, rollouts and
+rollouts of a roll's plays (the search is the core's). Imports nothing of tavli at run time, so that every layer may use them."""
 
 from __future__ import annotations
 
@@ -94,3 +94,39 @@ class Rollout(NamedTuple):
     equity_std_error: float
     trials: int
     truncated: int  # trials valued by the evaluator instead of played to the end
+
+
+class RolledOutPlay(NamedTuple):
+    """One play of a roll rolled out (Board.rollout_plays), for the side that plays it: its
+    rollout, and how far its equity trails the best play's with that difference's standard error
+    from the paired trials (the same dice for every play: smaller than either rollout's error)."""
+
+    play: Play
+    rollout: Rollout
+    difference: float  # equity minus the best play's (0.0 for the best)
+    difference_std_error: float  # of `difference`, paired (0.0 for the best)
+
+    @property
+    def equity(self) -> float:
+        return self.rollout.equity
+
+    def __str__(self) -> str:
+        half = 1.96 * self.rollout.equity_std_error
+        line = f"{self.play!s:<28} {self.equity:+.3f} ± {half:.3f}"
+        if self.difference_std_error:
+            line += f"   {self.difference:+.3f} ± {1.96 * self.difference_std_error:.3f}"
+        return line
+
+
+class PlayRollouts(list[RolledOutPlay]):
+    """A roll's candidate plays rolled out on common dice, best first by rolled-out equity (a list
+    of RolledOutPlay). `difference_std_errors[a][b]`: the standard error of play a's equity minus
+    play b's (this list's order), from the paired trials."""
+
+    def __init__(self, plays: Sequence[RolledOutPlay], difference_std_errors: list[list[float]]) -> None:
+        super().__init__(plays)
+        self.difference_std_errors = difference_std_errors
+
+    @property
+    def best(self) -> RolledOutPlay:
+        return self[0]

@@ -124,6 +124,15 @@ RolloutResult combine_rollout(const std::vector<RolloutMoments>& blocks);
 RolloutMoments fold_blocks(const std::vector<RolloutMoments>& blocks);
 double std_error_of(const RolloutMoments& m, int field);
 
+// Trial i of the rollout `opt` describes from `pos` (game not over; check_rollout_options first):
+// its values in RolloutMoments' field order from the view of pos's side to move, less its luck with
+// variance reduction; returns whether the evaluator valued it (truncated or too long).
+bool rollout_trial(const Position& pos, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
+                   std::int64_t i, double (&x)[RolloutMoments::kFields]);
+
+// `p`'s values in RolloutMoments' field order (the seven fields, then the equity).
+void rollout_fields(const Probabilities& p, double (&x)[RolloutMoments::kFields]);
+
 // Runs `trial(i, x)` (filling trial i's values, unused ones left 0, and returning how many of its
 // lines were truncated) for trials first .. first + count - 1 on opt.threads threads and reduces
 // them into blocks of kRolloutBlock trials in trial order, as rollout_blocks does (cubeful

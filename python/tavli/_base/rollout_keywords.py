@@ -27,6 +27,12 @@ class RolloutRunKeywords(RolloutKeywords, total=False):
     ray_address: str | None
 
 
+class PlayRolloutKeywords(RolloutKeywords, total=False):
+    """Board.rollout_plays': a time limit (one machine's work: no shards)."""
+
+    time_limit: float | None
+
+
 class BoardRolloutKeywords(RolloutRunKeywords, total=False):
     """Board.rollout's: the match equity table of a cubeful rollout as well."""
 
@@ -37,10 +43,12 @@ ROLLOUT_DEFAULTS: dict[str, Any] = {"truncate": None, "seed": 0, "threads": 1, "
                                     "variance_reduction": False, "luck_evaluator": None}
 RUN_DEFAULTS: dict[str, Any] = {**ROLLOUT_DEFAULTS, "time_limit": None, "backend": "local", "ray_address": None}
 BOARD_DEFAULTS: dict[str, Any] = {**RUN_DEFAULTS, "met": None}
+PLAY_ROLLOUT_DEFAULTS: dict[str, Any] = {**ROLLOUT_DEFAULTS, "time_limit": None}
 # Each set of defaults names exactly its TypedDict's keys (a key added to one and not the other fails here).
 assert set(ROLLOUT_DEFAULTS) == RolloutKeywords.__optional_keys__
 assert set(RUN_DEFAULTS) == RolloutRunKeywords.__optional_keys__
 assert set(BOARD_DEFAULTS) == BoardRolloutKeywords.__optional_keys__
+assert set(PLAY_ROLLOUT_DEFAULTS) == PlayRolloutKeywords.__optional_keys__
 
 
 def with_defaults(caller: str, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """`tavli eval` (the position before the roll, by search) and `tavli rollout` (by playing it out,
-with a progress bar). Both check every argument before they print anything."""
+with a progress bar; or a roll's plays, each played out on the same dice). Both check every argument before they print anything."""
 
 from __future__ import annotations
 
@@ -104,6 +104,36 @@ def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any
     return 0
 
 
+def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]) -> int:
+    """The plays of one roll rolled out on common dice (Board.rollout_plays): one call, no bar;
+    the time limit and Ctrl-C stop it without a result (a partial one would depend on the speed)."""
+    print(board)
+    print()
+    t0 = time.perf_counter()
+    try:
+        r = board.rollout_plays(args.dice, None if args.all else args.candidates,
+                                time_limit=args.time_limit or None, **settings)
+    except TimeoutError:
+        print(f"play rollout stopped by the time limit ({args.time_limit:g} s): no result")
+        return 1
+    except KeyboardInterrupt:
+        print("play rollout stopped by Ctrl-C: no result")
+        return 130
+    dt = time.perf_counter() - t0
+    d1, d2 = args.dice
+    print(f"rollout of {len(r)} play{'s' if len(r) != 1 else ''} of {d1}-{d2}: {r.best.rollout.trials:,} trials each "
+          f"on the same dice, {args.player} on both sides, seed {args.seed}, "
+          f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
+          f"{_reduction(args)}{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
+    print(f"    {'':<4}{'play':<28}{'win':>7}{'win2':>7}{'lose2':>7}{'equity':>9}{'95% +-':>8}{'v best':>9}{'95% +-':>8}")
+    for k, p in enumerate(r, 1):
+        pr = p.rollout.probabilities
+        diff = f"{p.difference:+9.3f}{Z95 * p.difference_std_error:8.3f}" if k > 1 else ""
+        print(f"    {k:<4}{p.play!s:<28}{pr.win:7.3f}{pr.win_double:7.3f}{pr.lose_double:7.3f}{p.equity:+9.3f}"
+              f"{Z95 * p.rollout.equity_std_error:8.3f}{diff}")
+    return 0
+
+
 def cmd_rollout(args: argparse.Namespace) -> int:
     from .. import _core
     from ..board import _rollout_blocks
@@ -115,6 +145,12 @@ def cmd_rollout(args: argparse.Namespace) -> int:
         raise ValueError(f"the game is over ({board.outcome()}): nothing to roll out")
     state = cube_and_match(args, board, pos.cube, pos.match)
     settings = _rollout_settings(args, board)
+    if args.dice is not None and state is not None:
+        raise ValueError("--dice rolls out a roll's plays cubeless: not with the cube or a match score")
+    if args.dice is not None:
+        return _play_rollout(args, board, settings)
+    if args.all or args.candidates != 5:
+        raise ValueError("--candidates and --all choose the plays of --dice: give the roll")
     if state is not None:
         return _cubeful_rollout(args, board, state[0], state[1], settings)
     print(board)

@@ -106,6 +106,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--time-limit", type=cli_args.seconds, default=0.0,
                    help="seconds (default 0: no limit; the bar shows how far it is); when it runs out, or on "
                         "Ctrl-C, the trials finished so far are reported")
+    p.add_argument("--dice", type=cli_args.dice,
+                   help="roll out the plays of this roll instead (a roll such as 6-5): each candidate's result on "
+                        "the same dice, best first, with each play's difference from the best and its paired 95%% "
+                        "interval (one call: no bar; the time limit or Ctrl-C stops it without a result)")
+    p.add_argument("--candidates", type=cli_args.int_in(1, 1024), default=5,
+                   help="with --dice: the plays rolled out, the best N by a 0-ply analysis (default 5)")
+    p.add_argument("--all", action="store_true", help="with --dice: roll out every legal play")
     _progress(p, "trials")
     _cube(p, "with any of these flags (or a position that carries the cube) a cubeful rollout of the cube "
              "decision: No double and Double/take on the same dice")

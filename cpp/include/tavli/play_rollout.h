@@ -1,0 +1,42 @@
+// Rollouts of a roll's plays on common dice: which of the candidate plays is best, found by playing
+// each out, as GNU Backgammon's rollouts of a move's candidates do (issue 19: the analysis a
+// backgammon user trusts most; and labels of a roll's plays, whose order a 0-ply chooser learns).
+//
+// Each candidate's result (the position after the play, the other side on roll) is rolled out as
+// rollout.h does with the same options, so trial i of every candidate draws from
+// Rng::derive(seed, i) and the same strata: the same dice for all candidates for as long as their
+// games last (the greedy and search players draw nothing else). A candidate's mean and standard
+// errors are those of rollout() of its result, seen from the side that plays (the values inverted
+// trial by trial). Because the trials are paired, the difference of two candidates' equities has
+// its own standard error (from the trial-by-trial differences), far below either candidate's
+// where the dice decide most of a game: it is what tells two close plays apart. With variance
+// reduction each candidate's trial counts its own luck (rollout_luck.h), so the two adjustments
+// combine. A play that ends the game has its outcome as every trial's value (standard errors 0).
+//
+// The trials run a chunk at a time on opt.threads threads and are reduced in trial order (each
+// candidate in rollout.h's blocks), so the result does not depend on the thread count. No shards:
+// a play rollout is one machine's work (labelling many decisions spreads the decisions instead).
+#pragma once
+
+#include <vector>
+
+#include "tavli/game.h"
+#include "tavli/rollout.h"
+
+namespace tavli {
+
+constexpr int kMaxRolloutPlays = 1024;  // candidates of one call (a roll has at most a few hundred)
+
+struct PlayRollout {
+  std::vector<RolloutResult> plays;  // in the order given, for the side that plays
+  // Row a, column b (K x K, row-major): the standard error of plays[a].equity - plays[b].equity
+  // from the paired trials (0 on the diagonal, and for a single trial).
+  std::vector<double> difference_std_error;
+};
+
+// Throws std::invalid_argument for bad options (check_rollout_options), no plays or more than
+// kMaxRolloutPlays; the plays must be legal plays of `pos` (mover-relative) for one roll.
+PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
+                          const Evaluator& ev, const RolloutOptions& opt);
+
+}  // namespace tavli

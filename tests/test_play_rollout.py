@@ -1,0 +1,147 @@
+"""Rollouts of a roll's plays on common dice (cpp/include/tavli/play_rollout.h,
+Board.rollout_plays): each play's rollout is Board.rollout's of its result, the paired standard
+errors obey what any pairing must, plays that end the game are exact, the candidates are chosen as
+documented and bad input is refused (the command line: tests/test_cli.py)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+import tavli
+from tavli import nn
+
+
+def _backgammon(mover: dict[int, int], opponent: dict[int, int], off: tuple[int, int]) -> tavli.Board:
+    """A backgammon position, White to move; points by each side's own route index (23: its 1-point)."""
+    return tavli.Board.from_dict({"variant": "backgammon", "mover": [mover.get(r, 0) for r in range(24)],
+                                  "opponent": [opponent.get(r, 0) for r in range(24)], "bar": [0, 0],
+                                  "off": list(off), "turn": 0})
+
+
+def _middle_game() -> tavli.Board:
+    b = tavli.Board("backgammon")
+    for dice in ((6, 2), (4, 1), (5, 3), (6, 6)):
+        b.push(b.legal_plays(dice)[3])
+    return b
+
+
+def _seen_by_the_player(board: tavli.Board, play, trials: int, **kw) -> tavli.Rollout:
+    after = board.copy()
+    after.push(play)
+    return after.rollout(trials, **kw)
+
+
+@pytest.mark.parametrize("kw", [{}, {"variance_reduction": True}, {"truncate": 5, "stratify": False},
+                                {"variance_reduction": True, "luck_evaluator": nn.shipped_stage("backgammon", "td")}])
+def test_each_play_is_the_rollout_of_its_result(kw):
+    b = _middle_game()
+    r = b.rollout_plays((4, 2), 3, 72, seed=5, threads=2, **kw)
+    assert len(r) == 3
+    for p in r:
+        alone = _seen_by_the_player(b, p.play, 72, seed=5, **kw)  # the opponent's view: inverted
+        assert p.equity == pytest.approx(-alone.equity, abs=1e-9)
+        assert p.rollout.equity_std_error == pytest.approx(alone.equity_std_error, abs=1e-9)
+        assert p.rollout.probabilities.win == pytest.approx(alone.probabilities.lose, abs=1e-6)
+        assert p.rollout.probabilities.win_double == pytest.approx(alone.probabilities.lose_double, abs=1e-6)
+        assert p.rollout.trials == 72 and p.rollout.truncated == alone.truncated
+    assert [p.equity for p in r] == sorted((p.equity for p in r), reverse=True)
+    assert r.best is r[0] and r[0].difference == 0.0 and r[0].difference_std_error == 0.0
+    for p in r[1:]:
+        assert p.difference == pytest.approx(p.equity - r[0].equity, abs=1e-12)
+
+
+def test_seeded_and_independent_of_threads():
+    b = _middle_game()
+    one = b.rollout_plays((6, 3), 4, 108, seed=3, threads=1, variance_reduction=True)
+    two = b.rollout_plays((6, 3), 4, 108, seed=3, threads=2, variance_reduction=True)
+    assert list(one) == list(two) and one.difference_std_errors == two.difference_std_errors
+    assert list(b.rollout_plays((6, 3), 4, 108, seed=4)) != list(b.rollout_plays((6, 3), 4, 108, seed=3))
+
+
+def test_paired_standard_errors_obey_the_pairing():
+    # Whatever the correlation of two plays' trials, sd(a - b) lies between |sd a - sd b| and
+    # sd a + sd b; a play paired with itself differs by exactly nothing.
+    b = _middle_game()
+    plays = [p.play for p in b.analyze((5, 2), 0)[:4]]
+    r = b.rollout_plays((5, 2), plays + [plays[1]], 144, seed=2, threads=2)
+    se = r.difference_std_errors
+    errors = [p.rollout.equity_std_error for p in r]
+    for a, c in itertools.combinations(range(len(r)), 2):
+        assert se[a][c] == se[c][a]
+        assert abs(errors[a] - errors[c]) - 1e-12 <= se[a][c] <= errors[a] + errors[c] + 1e-12
+        if str(r[a].play) == str(r[c].play):
+            assert se[a][c] == 0.0 and r[a].equity == r[c].equity
+    assert all(se[a][a] == 0.0 for a in range(len(r)))
+    # Common dice: on this position the pairs are positively correlated on the whole.
+    unpaired = [math.hypot(errors[0], errors[k]) for k in range(1, len(r))]
+    assert sum(se[0][1:]) < sum(unpaired)
+
+
+def test_plays_that_end_the_game_are_exact():
+    # Our checkers on the 6- and 2-points, 13 off; 6-2 bears both off (a single win: the other side
+    # has 13 off), or plays 6/4/off and leaves the 2-point checker. The other side's two checkers
+    # on his 2- and 1-points come off with every roll: then he wins. Both values are exact.
+    b = _backgammon({18: 1, 22: 1}, {22: 1, 23: 1}, (13, 13))
+    r = b.rollout_plays((6, 2), None, 36, seed=1)
+    assert len(r) == 2
+    assert r[0].equity == 1.0 and r[0].rollout.equity_std_error == 0.0
+    assert r[0].rollout.probabilities == (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert r[1].equity == -1.0 and r[1].rollout.equity_std_error == 0.0
+    assert r[1].difference == -2.0 and r[1].difference_std_error == 0.0
+    # With the other side's checkers on his 6- and 5-points he misses with some rolls: the play
+    # that stays has a spread, and its difference from the exact play has exactly that spread.
+    b = _backgammon({18: 1, 22: 1}, {18: 1, 19: 1}, (13, 13))
+    r = b.rollout_plays((6, 2), None, 144, seed=1, threads=2)
+    assert r[0].equity == 1.0 and r[0].rollout.equity_std_error == 0.0
+    assert 0.0 < r[1].rollout.equity_std_error
+    assert r[1].difference_std_error == pytest.approx(r[1].rollout.equity_std_error, rel=1e-12)
+
+
+def test_candidates():
+    b = _middle_game()
+    ranked = [str(p.play) for p in b.analyze((6, 4), 0)]
+    assert {str(p.play) for p in b.rollout_plays((6, 4), 3, 36)} == set(ranked[:3])
+    assert len(b.rollout_plays((6, 4), None, 36)) == len(b.legal_plays((6, 4))) == len(ranked)
+    assert len(b.rollout_plays((6, 4), 1000, 36)) == len(ranked)  # more than there are: all
+    # By the rollout's evaluator: the heuristic ranks the plays its own way.
+    by_heuristic = [str(p.play) for p in b.analyze((6, 4), 0, evaluator="heuristic")]
+    assert {str(p.play) for p in b.rollout_plays((6, 4), 2, 36, "heuristic")} == set(by_heuristic[:2])
+    given = b.legal_plays((4, 6))[-2:]  # either order of the dice
+    assert {str(p.play) for p in b.rollout_plays("6-4", given, 36)} == {str(p) for p in given}
+
+
+def test_bad_input():
+    b = _middle_game()
+    with pytest.raises(ValueError, match="candidates"):
+        b.rollout_plays((6, 4), 0)
+    with pytest.raises(ValueError, match="candidates"):
+        b.rollout_plays((6, 4), "all")
+    with pytest.raises(ValueError, match="empty"):
+        b.rollout_plays((6, 4), [])
+    with pytest.raises(ValueError, match="roll 6-4"):
+        b.rollout_plays((6, 4), b.legal_plays((5, 4))[:2])
+    with pytest.raises(ValueError, match="Play"):
+        b.rollout_plays((6, 4), ["24/18 13/9"])
+    other = tavli.Board("backgammon")
+    with pytest.raises(ValueError, match="play 1 of the rollout (is not a legal play here|belongs to another position)"):
+        b.rollout_plays((6, 4), other.legal_plays((6, 4))[:1])
+    with pytest.raises(ValueError, match="dice"):
+        b.rollout_plays((7, 4))
+    with pytest.raises(ValueError, match="trials"):
+        b.rollout_plays((6, 4), 2, 0)
+    with pytest.raises(ValueError, match="luck_evaluator"):
+        b.rollout_plays((6, 4), 2, 36, luck_evaluator="heuristic")
+    with pytest.raises(TypeError, match="backend"):
+        b.rollout_plays((6, 4), 2, 36, backend="ray")
+    over = _backgammon({23: 1}, {12: 1}, (14, 14))
+    over.push(over.legal_plays((6, 5))[0])
+    with pytest.raises(ValueError, match="over"):
+        over.rollout_plays((6, 5))
+
+
+def test_time_limit_stops_it():
+    with pytest.raises(TimeoutError):
+        _middle_game().rollout_plays((6, 4), None, 1_000_000, time_limit=0.2)
