@@ -145,6 +145,16 @@ def test_rollout_data_equals_local_and_the_boards_rollouts(cluster):
     assert len(set(local["equity"])) == 5
 
 
+def test_rollout_plays_data_equals_local(cluster):
+    from tavli.jobs.rollouts import rollout_plays_data
+
+    rows, dice = tavli.random_positions("backgammon", 5, seed=8)
+    local = rollout_plays_data(rows, dice, "backgammon", 2, 36, truncate=3, seed=4)
+    assert_same(local, distributed.rollout_plays_data(rows, dice, "backgammon", 2, 36, truncate=3, seed=4, shard=2))
+    assert_same(local, rollout_plays_data(rows, dice, "backgammon", 2, 36, truncate=3, seed=4, backend="ray"))
+    assert int(local["counts"].sum()) == len(local["equity"]) > 5
+
+
 def test_rollouts_with_a_luck_evaluator_equal_local(cluster):
     # The luck evaluator (a tavli.nn.Net) travels with the job: the shards' blocks and the rows'
     # rollouts are the local ones bit for bit, cubeless and cubeful.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
 import pytest
 
 import tavli
@@ -145,3 +146,48 @@ def test_bad_input():
 def test_time_limit_stops_it():
     with pytest.raises(TimeoutError):
         _middle_game().rollout_plays((6, 4), None, 1_000_000, time_limit=0.2)
+
+
+def test_rollout_plays_data_is_each_decisions_play_rollout():
+    from tavli.jobs.rollouts import rollout_plays_data
+
+    rows, dice = tavli.random_positions("backgammon", 4, seed=3)
+    out = rollout_plays_data(rows, dice, "backgammon", 3, 36, truncate=4, seed=6, threads=2,
+                             variance_reduction=True)
+    assert out["counts"].shape == (4,) and out["results"].shape == (int(out["counts"].sum()), 64)
+    _, offsets, children = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True)
+    start = 0
+    for k, (row, roll) in enumerate(zip(rows, dice)):
+        board = tavli.Board.from_array(row, "backgammon")
+        d = (int(roll[0]), int(roll[1]))
+        r = board.rollout_plays(d, 3, 36, truncate=4, seed=tavli.Rng.derive(6, k), variance_reduction=True)
+        n = int(out["counts"][k])
+        assert n == len(r) == min(3, len(board.legal_plays(d)))
+        mine = {bytes(x) for x in children[offsets[k]:offsets[k + 1]]}
+        for j, p in enumerate(r):
+            m = start + j
+            assert bytes(out["results"][m]) in mine  # the same rows as batch_legal_plays' children
+            assert np.array_equal(out["results"][m], board.play(p.play).to_array())
+            assert out["equity"][m] == p.equity and out["difference"][m] == p.difference
+            assert out["difference_std_error"][m] == p.difference_std_error
+            assert tuple(out["probabilities"][m]) == tuple(np.float32(p.rollout.probabilities))
+            assert out["equity_std_error"][m] == p.rollout.equity_std_error
+        start += n
+    empty = rollout_plays_data(rows[:0], dice[:0], "backgammon", 3, 36)
+    assert empty["counts"].shape == (0,) and empty["results"].shape == (0, 64)
+
+
+def test_rollout_plays_data_bad_input():
+    from tavli.jobs.rollouts import rollout_plays_data
+
+    rows, dice = tavli.random_positions("backgammon", 2, seed=3)
+    with pytest.raises(ValueError, match="dice: expected an array of shape"):
+        rollout_plays_data(rows, dice[:1], "backgammon")
+    with pytest.raises(ValueError, match="1..6"):
+        rollout_plays_data(rows, np.array([[0, 3], [2, 2]]), "backgammon")
+    with pytest.raises(ValueError, match="candidates"):
+        rollout_plays_data(rows, dice, "backgammon", 0)
+    with pytest.raises(ValueError, match="positions"):
+        rollout_plays_data(rows[:, :10], dice, "backgammon")
+    with pytest.raises(ValueError, match="trials"):
+        rollout_plays_data(rows, dice, "backgammon", 2, 0)

@@ -1,5 +1,5 @@
 """tavli's heavy jobs on a Ray cluster: simulations, matches, self-play training data, rollouts,
-rollout training data and bulk evaluation (searches of many positions: training labels), split
+rollout training data (of positions, and of decisions' plays) and bulk evaluation (searches of many positions: training labels), split
 into shards of consecutive games (or trials, or rows) and gathered as the local call's exact
 arrays (docs/distributed.md). Each is its job's own Ray entry point (the local call with
 backend="ray" runs it); the executor is tavli.backends.ray.
@@ -22,9 +22,10 @@ from ..backends.ray import DEFAULT_RETRIES
 from ..board import rollout_on_ray as rollout
 from .batch import evaluate_batch_on_ray as evaluate_batch
 from .rollouts import rollout_data_on_ray as rollout_data
+from .rollouts import rollout_plays_data_on_ray as rollout_plays_data
 from .selfplay import self_play_data_on_ray as self_play_data
 from .simulate import simulate_matches_on_ray as simulate_matches
 from .simulate import simulate_on_ray as simulate
 
-__all__ = ["simulate", "simulate_matches", "self_play_data", "rollout", "rollout_data", "evaluate_batch",
-           "DEFAULT_RETRIES"]
+__all__ = ["simulate", "simulate_matches", "self_play_data", "rollout", "rollout_data", "rollout_plays_data",
+           "evaluate_batch", "DEFAULT_RETRIES"]

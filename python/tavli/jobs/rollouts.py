@@ -1,6 +1,7 @@
-"""Training data from rollouts: the rollout estimate of each of many positions (Board.rollout of
-every row), as numpy arrays. tavli.distributed.rollout_data makes the same arrays on a Ray
-cluster."""
+"""Training data from rollouts, as numpy arrays: the rollout estimate of each of many positions
+(rollout_data: Board.rollout of every row), and of the candidate plays of many decisions
+(rollout_plays_data: Board.rollout_plays of every position and roll, labels for the order of a
+roll's plays). tavli.distributed makes the same arrays on a Ray cluster."""
 
 from __future__ import annotations
 
@@ -100,6 +101,99 @@ def _rollout_rows(rows: np.ndarray, first: int, variant: str, trials: Any, playe
     return out
 
 
+def rollout_plays_data(
+    positions: Any,
+    dice: Any,
+    variant: str = "backgammon",
+    candidates: int | None = 5,
+    trials: int = 1296,
+    player: Any = "greedy",
+    *,
+    truncate: int | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    evaluator: Any = None,
+    stratify: bool = True,
+    variance_reduction: bool = False,
+    luck_evaluator: Any = None,
+    progress: Callable[[int, int], Any] | bool | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """Board.rollout_plays of every decision: row k of `positions` (N, 64; Board.to_array rows of
+    `variant`, none of them a finished game) with the roll dice[k] (N, 2), its best `candidates`
+    plays by 0-ply (None: every play) rolled out on common dice with the seed
+    tavli.Rng.derive(seed, k), so a decision's result does not depend on the others. Returns
+    counts (N,) int64, the plays of each decision, and per play (decision k's from
+    sum(counts[:k]), best first by rolled-out equity): results (M, 64) uint8, the position after the
+    play (the other side to move, as batch_legal_plays(return_positions=True) gives it);
+    probabilities (M, 7) float32, equity (M,) float64, std_errors (M, 7) float32 and
+    equity_std_error (M,) float64 for the side that played; difference (M,) float64, the equity
+    less its decision's best, and difference_std_error (M,) float64, from the paired trials; and
+    truncated (M,) int64. The rollout keywords are Board.rollout's. `backend="ray"`: the same
+    arrays from a Ray cluster (tavli.distributed.rollout_plays_data)."""
+    rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
+                               "stratify": require_bool("stratify", stratify),
+                               "variance_reduction": require_bool("variance_reduction", variance_reduction),
+                               "luck_evaluator": luck_evaluator}
+    if backend_arg(backend, ray_address) == "ray":
+        return rollout_plays_data_on_ray(positions, dice, variant, candidates, trials, player, progress=progress,
+                                         address=ray_address, **rollout, **options)
+    rows, rolls = checked_decisions(positions, dice, variant, candidates, trials, player, rollout, options)
+    return _rollout_decisions(rows, rolls, 0, variant, candidates, trials, player, rollout, options,
+                              reporter(progress, "decisions"))
+
+
+def checked_decisions(positions: Any, dice: Any, variant: str, candidates: Any, trials: Any, player: Any,
+                      rollout: dict[str, Any], options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (checked_rows) and the dice as a (N, 2) int64 array of rolls 1..6, and `candidates`
+    valid: ValueError naming the first problem."""
+    if candidates is not None:
+        int_arg("candidates", candidates, 1, _core.MAX_ROLLOUT_PLAYS)
+    rows = checked_rows(positions, variant, trials, player, rollout, options)
+    rolls = as_int_array(dice, "dice", "int64")
+    if rolls.shape != (len(rows), 2):
+        raise ValueError(f"dice: expected an array of shape ({len(rows)}, 2), one roll per position, got {rolls.shape}")
+    if rolls.size and (rolls.min() < 1 or rolls.max() > 6):
+        raise ValueError("dice: every die must be 1..6")
+    return rows, rolls
+
+
+_PLAY_FIELDS: dict[str, tuple[tuple[int, ...], Any]] = {
+    "results": ((_core.ROW_BYTES,), np.uint8), "probabilities": ((7,), np.float32), "equity": ((), np.float64),
+    "std_errors": ((7,), np.float32), "equity_std_error": ((), np.float64), "difference": ((), np.float64),
+    "difference_std_error": ((), np.float64), "truncated": ((), np.int64)}
+
+
+def _rollout_decisions(rows: np.ndarray, rolls: np.ndarray, first: int, variant: str, candidates: int | None,
+                       trials: Any, player: Any, rollout: dict[str, Any], options: dict[str, Any],
+                       progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
+    """Decisions first, first + 1, ... of a run (seeds derived from their index in the run)."""
+    counts = np.zeros(len(rows), np.int64)
+    per_play: dict[str, list[Any]] = {k: [] for k in _PLAY_FIELDS}
+    for k, (row, roll) in enumerate(zip(rows, rolls)):
+        board = Board.from_array(row, variant, **options)
+        r = board.rollout_plays((int(roll[0]), int(roll[1])), candidates, trials, player,
+                                **{**rollout, "seed": _core.Rng.derive(int(rollout["seed"]), first + k)})
+        counts[k] = len(r)
+        for p in r:
+            per_play["results"].append(board.play(p.play).to_array())
+            per_play["probabilities"].append(p.rollout.probabilities)
+            per_play["equity"].append(p.equity)
+            per_play["std_errors"].append(p.rollout.std_errors)
+            per_play["equity_std_error"].append(p.rollout.equity_std_error)
+            per_play["difference"].append(p.difference)
+            per_play["difference_std_error"].append(p.difference_std_error)
+            per_play["truncated"].append(p.rollout.truncated)
+        if progress is not None:
+            progress(k + 1, len(rows))
+    out = {"counts": counts}
+    for name, (shape, dtype) in _PLAY_FIELDS.items():
+        out[name] = np.array(per_play[name], dtype=dtype).reshape((-1, *shape))
+    return out
+
+
 # --- the same on a Ray cluster (tavli.distributed) ----------------------------------------------
 def _rollout_data_shard(args: tuple[np.ndarray, dict[str, Any]], first: int, count: int) -> dict[str, np.ndarray]:
     rows, kwargs = args
@@ -123,3 +217,28 @@ def rollout_data_on_ray(*args: Any, address: str | None = None, shard: int | Non
     if len(rows) == 0:
         return _rollout_rows(rows, 0, **job)
     return concatenate(settings.run(_rollout_data_shard, (rows, job), len(rows)))
+
+
+def _rollout_decisions_shard(args: tuple[np.ndarray, np.ndarray, dict[str, Any]], first: int,
+                             count: int) -> dict[str, np.ndarray]:
+    rows, rolls, kwargs = args
+    return _rollout_decisions(rows[first:first + count], rolls[first:first + count], first, **kwargs)
+
+
+def rollout_plays_data_on_ray(*args: Any, address: str | None = None, shard: int | None = None,
+                              retries: int = on_ray.DEFAULT_RETRIES, **kwargs: Any) -> dict[str, np.ndarray]:
+    """rollout_plays_data on a Ray cluster (tavli.distributed.rollout_plays_data): its arguments,
+    the same arrays, each task rolling out `shard` consecutive decisions (decision k with the seed
+    Rng.derive(seed, k), wherever it runs)."""
+    kw = on_ray.forwarded(rollout_plays_data, args, kwargs, refused=("backend", "ray_address"), flatten=False)
+    positions, dice, progress = kw.pop("positions"), kw.pop("dice"), kw.pop("progress")
+    rollout = {name: kw.pop(name) for name in ROLLOUT_DEFAULTS}
+    rollout["stratify"] = require_bool("stratify", rollout["stratify"])
+    rollout["variance_reduction"] = require_bool("variance_reduction", rollout["variance_reduction"])
+    job = {**kw, "rollout": rollout}
+    rows, rolls = checked_decisions(positions, dice, **job)
+    settings = on_ray.Settings(progress, "decisions", address, shard, retries,
+                               int_arg("threads", rollout["threads"], 1, 1024))
+    if len(rows) == 0:
+        return _rollout_decisions(rows, rolls, 0, **job)
+    return concatenate(settings.run(_rollout_decisions_shard, (rows, rolls, job), len(rows)))
