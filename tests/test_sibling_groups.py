@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tavli
+from tavli.classnets import ClassNets
 
 pytestmark = pytest.mark.skipif(tavli.nn.shipped("backgammon") is None, reason="no shipped backgammon net")
 
@@ -130,3 +131,39 @@ def test_an_interrupted_run_resumes_from_its_chunks(work, tmp_path, monkeypatch)
         assert np.array_equal(whole[key], resumed[key]), key
     assert not (tmp_path / "resumed.npz.parts").exists()
 
+
+
+def test_rollout_labels_are_the_candidates_play_rollouts(work, tmp_path):
+    out = tmp_path / "ro.npz"
+    extra = ["--keep", "10", "--rollout-trials", "36", "--rollout-truncate", "2", "--candidates", "3", "--chunk", "4",
+             "--variance-reduction"]
+    z = run(work, out, *extra)
+    labeller = ClassNets(tavli.nn.shipped("backgammon"), None, None)  # the tool's, without --label-* nets
+    assert not (tmp_path / "ro.npz.parts").exists()
+    assert len(z["rows"]) == len(z["counts"]) == 10 and len(z["succ"]) == len(z["lab"]) == z["counts"].sum()
+    first = 0
+    for k, (row, dice, n) in enumerate(zip(z["rows"], z["dice"], z["counts"])):
+        board = tavli.Board.from_array(row, "backgammon")
+        d = (int(dice[0]), int(dice[1]))
+        chunk_start = k // 4 * 4
+        r = board.rollout_plays(d, 3, 36, labeller, truncate=2, variance_reduction=True,
+                                seed=tavli.Rng.derive(123 + chunk_start, k - chunk_start))
+        assert n == len(r) == min(3, len(board.legal_plays(d)))
+        for j, p in enumerate(r):
+            after = board.play(p.play)
+            assert z["succ"][first + j].tobytes() == after.to_array().tobytes()
+            pr = p.rollout.probabilities  # for the side that played; the label is the other side's
+            expected = np.clip([pr.lose, pr.lose_double, pr.lose_triple, pr.win_double, pr.win_triple], 0, 1)
+            assert z["lab"][first + j] == pytest.approx(expected, abs=1e-6)
+        first += n
+    # An interrupted run resumes from its parts: a chunk left there is read back, not redone.
+    parts = tmp_path / "ro2.npz.parts"
+    parts.mkdir()
+    kept = {k: v for k, v in np.load(tmp_path / "ro.npz").items()}
+    first_chunk = int(kept["counts"][:4].sum())
+    fake_lab = np.zeros((first_chunk, 7), np.float32)  # a part that says all zeros: must be used as it is
+    np.savez(parts / "rolled_00000.npz", rows=kept["rows"][:4], dice=kept["dice"][:4], counts=kept["counts"][:4],
+             results=kept["succ"][:first_chunk], probabilities=fake_lab)
+    z2 = run(work, tmp_path / "ro2.npz", *extra)
+    assert (z2["lab"][:first_chunk] == np.clip([1, 0, 0, 0, 0], 0, 1)).all()  # lose = 1 - 0 - 0 for the other side
+    assert np.array_equal(z2["lab"][first_chunk:], z["lab"][first_chunk:])

@@ -9,6 +9,11 @@ only the first K decisions of the draw (in row order), so a larger run later ext
 --backend ray labels on a Ray cluster (docs/distributed.md), the same values bit for bit. The labels
 are saved chunk by chunk (--chunk plays) beside --out (OUT.parts/) until the .npz is written, so
 the same command resumes an interrupted run.
+--rollout-trials N labels by rollouts instead: each decision's best --candidates plays by the
+labeller's 0-ply, rolled out on common dice by its greedy play (tavli.jobs.rollouts.rollout_plays_data;
+--rollout-truncate T, --variance-reduction as Board.rollout's; decision k of the chunk starting at
+decision F seeded by Rng.derive(seed + F, k)): the groups are then those candidates only, and a
+chunk is --chunk decisions.
 
     python tools/sibling_groups.py --work nets-work/contact-1ply --decisions 15000 --plies 2 \\
         --threads 2 --out groups-own.npz
@@ -55,6 +60,43 @@ def labelled_chunk(parts: Path, k: int, rows: np.ndarray, label: Any) -> np.ndar
     return lab
 
 
+def labeller_of(a: argparse.Namespace) -> ClassNets:
+    net = lambda path: tavli.nn.Net.load(path) if path else None  # noqa: E731
+    return ClassNets(net(a.label_contact) or tavli.nn.shipped("backgammon"), net(a.label_race), net(a.label_crashed))
+
+
+def rolled_out(a: argparse.Namespace, rows: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts, succ, lab) of --rollout-trials: each decision's candidates rolled out on common dice,
+    chunk by chunk (OUT.parts/rolled_K.npz, resumed as labelled_chunk's parts are)."""
+    from tavli.jobs.rollouts import rollout_plays_data
+
+    parts, labeller, done = Path(a.out + ".parts"), labeller_of(a), []
+    for first in range(0, len(rows), a.chunk):
+        r, d = rows[first:first + a.chunk], dice[first:first + a.chunk]
+        part = parts / f"rolled_{first // a.chunk:05d}.npz"
+        if part.exists():
+            z = np.load(part)
+            if not (np.array_equal(z["rows"], r) and np.array_equal(z["dice"], d)):
+                raise SystemExit(f"{parts} holds another run's chunks (other options?): remove it or use another --out")
+            done.append({k: z[k] for k in ("counts", "results", "probabilities")})
+            continue
+        out = rollout_plays_data(r, d, "backgammon", a.candidates, a.rollout_trials, labeller,
+                                 truncate=a.rollout_truncate, seed=a.seed + first, threads=a.threads,
+                                 variance_reduction=a.variance_reduction, backend=a.backend,
+                                 ray_address=a.ray_address)
+        parts.mkdir(parents=True, exist_ok=True)
+        np.savez(parts / "rolled.tmp.npz", rows=r, dice=d, **out)
+        os.replace(parts / "rolled.tmp.npz", part)  # complete chunks only
+        done.append(out)
+    counts = np.concatenate([z["counts"] for z in done])
+    succ = np.concatenate([z["results"] for z in done])
+    p = np.concatenate([z["probabilities"] for z in done]).astype(np.float64)
+    # The rollouts are for the side that played; the labels for the side to move in succ, clipped
+    # (luck-adjusted means may leave [0, 1] by a little), as label_positions gives them.
+    lab = np.stack([1.0 - p[:, 0] - p[:, 5], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
+    return counts, succ, np.clip(lab, 0.0, 1.0).astype(np.float32)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", required=True, help="a tavli.supervised work directory (its positions.npy)")
@@ -70,12 +112,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--keep", type=int, help="label only the first K decisions of the draw")
     ap.add_argument("--seed", type=int, default=123)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--chunk", type=int, default=20000)
+    ap.add_argument("--chunk", type=int, help="plays labelled a chunk (default 20000; with --rollout-trials "
+                    "decisions a chunk, default 200)")
+    ap.add_argument("--rollout-trials", type=int, default=0,
+                    help="label each decision's best --candidates plays by rollouts of this many trials")
+    ap.add_argument("--rollout-truncate", type=int, help="... each trial valued by the labeller after T plies")
+    ap.add_argument("--variance-reduction", action="store_true", help="... luck-adjusted")
+    ap.add_argument("--candidates", type=int, default=5, help="plays rolled out a decision (default 5)")
     ap.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="ray: the labels on a Ray cluster (--threads per task), the same bits")
     ap.add_argument("--ray-address", default=None)
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
+    a.chunk = a.chunk or (200 if a.rollout_trials else 20000)
     pos = np.load(f"{a.work}/positions.npy", mmap_mode="r")
     held = len(pos) // 10
     first, end = (0, held) if a.test else (held, len(pos))
@@ -94,10 +143,10 @@ def main(argv: list[str] | None = None) -> None:
         from gnubg_labels import gnubg_values
 
         lab = gnubg_values(succ)
+    elif a.rollout_trials:
+        counts, succ, lab = rolled_out(a, rows, dice)
     else:
-        net = lambda path: tavli.nn.Net.load(path) if path else None  # noqa: E731
-        labeller = ClassNets(net(a.label_contact) or tavli.nn.shipped("backgammon"), net(a.label_race),
-                             net(a.label_crashed))
+        labeller = labeller_of(a)
         lab = np.concatenate([labelled_chunk(Path(a.out + ".parts"), i // a.chunk, succ[i:i + a.chunk],
                                              lambda rows: label_positions(rows, "backgammon", labeller, plies=a.plies,
                                                                           threads=a.threads, backend=a.backend,
