@@ -5,6 +5,7 @@ static evaluations, gnubg's thresholds, thread independence, rollouts, the cube 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import pytest
@@ -126,7 +127,17 @@ def test_results_do_not_depend_on_threads_and_rollouts_are_seeded():
     r1 = R.review(rec, plies=0, rollouts=1, trials=72, seed=4)
     r2 = R.review(rec, plies=0, rollouts=1, trials=72, seed=4, threads=2)
     assert r1.moves[0].rollout is not None and r1.moves[0].rollout == r2.moves[0].rollout
-    assert r1.moves[0].rollout["loss"] == pytest.approx(r1.moves[0].rollout["best"] - r1.moves[0].rollout["played"])
+    ro = r1.moves[0].rollout
+    assert ro["loss"] == pytest.approx(ro["best"] - ro["played"])
+    # Each equity is the rollout of that play's result with the review's seed (the same dice for
+    # both), and the loss's error is below what two independent rollouts would leave.
+    b = Board("backgammon")
+    alone = {}
+    for name in ("played", "best"):
+        p = b.parse_play(getattr(r1.moves[0], name), (3, 1))
+        alone[name] = b.play(p).rollout(72, seed=4)
+        assert ro[name] == pytest.approx(-alone[name].equity, abs=1e-9)
+    assert 0 < ro["loss_std_error"] < math.hypot(alone["played"].equity_std_error, alone["best"].equity_std_error)
 
 
 def test_cube_actions_are_listed_and_the_hook_is_called():

@@ -82,3 +82,28 @@ def test_cubeful_refusals(client, body, field):
     request = {"position": tavli.Board("fevga").to_dict(), "trials": 36, **body}
     r = client.post("/api/v1/rollout", json=request)
     assert r.status_code == 422 and r.json()["error"]["field"] == field, r.text
+
+
+def test_a_rolls_plays_are_board_rollout_plays(client):
+    board = tavli.Board("backgammon")
+    board.push(board.legal_plays((3, 1))[0])
+    expected = board.rollout_plays((6, 4), 3, 36, seed=2)
+    r = client.post("/api/v1/rollout", json={"position": board.id(), "trials": 36, "seed": 2, "dice": [6, 4],
+                                             "candidates": 3})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert j["trials"] == 36 and len(j["plays"]) == 3
+    for got, p in zip(j["plays"], expected):
+        assert got["play"]["text"] == p.play.text and got["rollout"]["equity"] == p.equity
+        assert got["difference"] == p.difference and got["difference_std_error"] == p.difference_std_error
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"dice": [7, 1]}, "dice"),
+    ({"dice": "6-5", "candidates": 0}, "candidates"),
+    ({"dice": "6-5", "match": {"length": 5, "score": [1, 2]}}, "dice"),
+])
+def test_play_rollout_refusals(client, body, field):
+    request = {"position": "4HPwATDgc/ABMA", "variant": "backgammon", "trials": 36, **body}
+    r = client.post("/api/v1/rollout", json=request)
+    assert r.status_code == 422 and r.json()["error"]["field"] == field, r.text

@@ -110,7 +110,8 @@ class MoveReview:
     position: str  # Board.id() before the roll
     gnubg_id: str | None
     seconds: float
-    rollout: dict[str, float] | None = None  # equities of the play made and the best by rollout
+    rollout: dict[str, float] | None = None  # equities of the play made and the best by rollout, the loss
+    # and its standard error (both rolled out on the same dice: Board.rollout_plays)
     mwc: float | None = None  # match play: the loss in match winning chances, percent
     mwc_played: float | None = None  # match play: MWC (percent) of the play made
     mwc_best: float | None = None  # ... and of the best play by MWC
@@ -256,8 +257,9 @@ def review(
     cube_judge: Callable[[Step], dict[str, Any]] | None = None,
 ) -> Review:
     """Reviews every checker play of `record` (see the module's docstring for the numbers).
-    `rollouts`: roll out the play made and the best play of the `rollouts` worst decisions
-    (`trials` each, Board.rollout with `seed`), the results under `MoveReview.rollout`.
+    `rollouts`: roll out the play made and the best play of the `rollouts` worst decisions on the
+    same dice (`trials` each, Board.rollout_plays with `seed`), the results under
+    `MoveReview.rollout` (the loss with its standard error from the paired trials).
     Results do not depend on `threads` (the search's threads split the root, cpp search.h)."""
     plies = int_arg("plies", plies, 0, 4)
     if isinstance(luck_plies, bool) or not isinstance(luck_plies, int) or not 0 <= luck_plies <= plies:
@@ -351,17 +353,13 @@ def review(
             if m.loss <= 0:
                 continue
             board, play, best_play = boards[i]
-            res = {}
-            for name, p in (("played", play), ("best", best_play)):
-                after = board.play(p)
-                if after.is_game_over():
-                    o = after.outcome()
-                    assert o is not None
-                    res[name] = float(o.points if o.winner == board.turn else -o.points if o.winner is not None else 0)
-                else:
-                    res[name] = -after.rollout(trials, seed=seed, threads=threads, evaluator=evaluator).equity
-            res["loss"] = res["best"] - res["played"]
-            m.rollout = res
+            # Both plays on the same dice (Board.rollout_plays): the loss has its own, paired, error.
+            ro = board.rollout_plays(play.dice, [best_play, play], trials, seed=seed, threads=threads,
+                                     evaluator=evaluator)
+            by_play = {str(p.play): p for p in ro}
+            best, played = by_play[str(best_play)], by_play[str(play)]
+            m.rollout = {"played": played.equity, "best": best.equity, "loss": best.equity - played.equity,
+                         "loss_std_error": ro.difference_std_errors[ro.index(best)][ro.index(played)]}
         roll_info = {"decisions": rollouts, "trials": trials, "seed": seed}
     seconds = time.perf_counter() - t0
     summary = _summaries(record, moves, cube_judged)

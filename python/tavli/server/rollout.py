@@ -2,7 +2,8 @@
 the roll by playing it out (Board.rollout: seeded, the same for any thread count) under the
 request's CPU budget; a rollout that would not finish in it is refused, never cut short (a partial
 rollout would depend on the machine's speed). With a cube or match field it is a cubeful rollout of
-the cube decision (tavli.cube_rollout.decide). This module only converts and bounds the work.
+the cube decision (tavli.cube_rollout.decide); with dice, a rollout of the roll's best plays on the
+same dice (Board.rollout_plays). This module only converts and bounds the work.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from tavli._base.dice import parse_dice
 from tavli.io import forms
 
 Z95 = 1.959963984540054  # a two-sided 95% interval of a mean from its standard error
@@ -34,6 +36,10 @@ class RolloutRequest(BaseModel):
                                         "of the cube decision, No double and Double/take on the same dice "
                                         "(backgammon, nackgammon, hypergammon; player greedy or heuristic).")
     match: dict[str, Any] | None = Field(None, description="#/$defs/matchScore (default money play); as cube.")
+    dice: Any = Field(None, description="A roll, [d1, d2] or \"6-5\": roll out its best `candidates` plays (by "
+                      "0-ply) on the same dice instead (cubeless), best first, each with its difference from the best "
+                      "and that difference's error from the paired trials.", examples=[[6, 5]])
+    candidates: int = Field(5, ge=1, le=32, description="With dice: the plays rolled out.")
 
 
 def rollout_to_json(r: Any) -> dict[str, Any]:
@@ -85,6 +91,26 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
             raise api_error("match" if "match" in str(e) or body.cube is None else "cube", str(e)) from None
         return JSONResponse(cubeful_rollout_to_json(d, board))
 
+    def roll_out_plays(body: RolloutRequest, board: Any, budget: Any) -> JSONResponse:
+        from tavli.io.forms import play_to_dict
+
+        dice = field("dice", lambda: parse_dice(tuple(body.dice) if isinstance(body.dice, list) else body.dice))
+        if body.cube is not None or body.match is not None:
+            raise api_error("dice", "a rollout of a roll's plays is cubeless: not with a cube or match")
+        try:
+            r = board.rollout_plays(dice, body.candidates, body.trials, body.player, truncate=body.truncate,
+                                    seed=body.seed, variance_reduction=body.variance_reduction,
+                                    time_limit=max(budget.left(), 0.001))
+        except TimeoutError:
+            raise api_error("trials", f"{body.trials} trials of {body.candidates} plays do not fit in the request's "
+                            f"CPU budget ({budget.seconds:g} s): ask for fewer, or truncate them") from None
+        except ValueError as e:
+            raise api_error("variance_reduction" if "variance_reduction" in str(e) else "position", str(e)) from None
+        return JSONResponse({"plays": [{"play": play_to_dict(board, p.play), "rollout": rollout_to_json(p.rollout),
+                                        "difference": p.difference, "difference_std_error": p.difference_std_error,
+                                        "difference_ci95": Z95 * p.difference_std_error} for p in r],
+                             "trials": body.trials})
+
     def roll_out(body: RolloutRequest, budget: Any) -> JSONResponse:
         try:
             board = position_from_json(body.position, body.variant)[0]
@@ -92,6 +118,8 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
             raise api_error("position", str(e)) from None
         if board.is_game_over():
             raise api_error("position", "the game is over: nothing to roll out")
+        if body.dice is not None:
+            return roll_out_plays(body, board, budget)
         if body.cube is not None or body.match is not None:
             return roll_out_cubefully(body, board, budget)
         try:
