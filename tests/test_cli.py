@@ -86,7 +86,6 @@ def test_bad_arguments_stop_before_any_work(argv, message):
     (["rollout", bear_off_win().id(), "--truncate", "0"], "argument --truncate"),
     (["rollout", "--start", "--luck", "nets"], "needs variance_reduction"),
     (["rollout", "--start", "--candidates", "3"], "give the roll"),
-    (["rollout", START_GNUBG, "--dice", "6-5", "--cube", "2:white"], "cubeless"),
     (["rollout", "--start", "--dice", "6-5", "--candidates", "0"], "argument --candidates"),
 ])
 def test_bad_positions_and_settings_stop_before_any_work(argv, message):
@@ -210,6 +209,16 @@ def test_rollout_of_a_rolls_plays_is_board_rollout_plays():
             assert row[-2:] == [f"{p.equity:+.3f}", f"{1.959963984540054 * p.rollout.equity_std_error:.3f}"]
     rc, out, err = run("rollout", board.id(), "--dice", "6-4", "--all", "--trials", "36")
     assert rc == 0 and f"rollout of {len(board.legal_plays((6, 4)))} plays of 6-4" in out
+    # With a match score: cubefully, the MWC and the equity in EMG.
+    rc, out, err = run("rollout", board.id(), "--dice", "6-4", "--candidates", "2", "--trials", "36", "--length", "7",
+                       "--score", "2-4")
+    assert rc == 0, err
+    assert "handling the cube" in out and "7-point match, white 2 black 4: equity in EMG" in out
+    r = board.rollout_plays((6, 4), 2, 36, match=tavli.MatchState(7, (2, 4)))
+    lines = out.splitlines()
+    first = lines[next(i for i, x in enumerate(lines) if "v best" in x) + 1].split()
+    assert first[-3:] == [f"{r[0].rollout.mwc:.3f}", f"{r[0].equity:+.3f}",
+                          f"{1.959963984540054 * r[0].rollout.equity_std_error:.3f}"]
 
 
 def test_progress_only_on_a_terminal():

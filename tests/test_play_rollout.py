@@ -191,3 +191,64 @@ def test_rollout_plays_data_bad_input():
         rollout_plays_data(rows[:, :10], dice, "backgammon")
     with pytest.raises(ValueError, match="trials"):
         rollout_plays_data(rows, dice, "backgammon", 2, 0)
+
+
+def _after_an_opening() -> tavli.Board:
+    b = tavli.Board("backgammon")
+    b.push(b.legal_plays((3, 1))[0])
+    return b
+
+
+@pytest.mark.parametrize("money", [True, False])
+def test_cubeful_plays_are_the_cubeful_rollouts_of_their_results(money):
+    # Each play's value is the other side's cubeful rollout of its result (he may double before
+    # his first roll), seen by the side that played: money points negated, match MWC 1 - his.
+    b = _after_an_opening()
+    state = {"cube": tavli.CubeState()} if money else {"match": tavli.MatchState(7, (2, 4))}
+    r = b.rollout_plays((6, 4), 3, 72, seed=3, threads=2, **state)
+    for p in r:
+        alone = b.play(p.play).rollout(72, seed=3, **state)
+        assert p.rollout.equity_std_error == pytest.approx(alone.equity_std_error, abs=1e-12)
+        if money:
+            assert p.equity == pytest.approx(-alone.equity, abs=1e-12) and p.rollout.mwc is None
+        else:
+            assert p.rollout.mwc == pytest.approx(1.0 - alone.mwc, abs=1e-12)
+            assert p.rollout.mwc_std_error == pytest.approx(alone.mwc_std_error, abs=1e-12)
+        assert p.rollout.trials == 72 and p.rollout.cube == tavli.CubeState()
+    errors = [p.rollout.equity_std_error for p in r]
+    for a, c in itertools.combinations(range(len(r)), 2):
+        assert abs(errors[a] - errors[c]) - 1e-12 <= r.difference_std_errors[a][c] <= errors[a] + errors[c] + 1e-12
+    assert r == r and list(r) == list(b.rollout_plays((6, 4), 3, 72, seed=3, threads=1, **state))
+
+
+def test_cubeful_plays_that_end_the_game_score_the_cube():
+    # The bear-off of test_plays_that_end_the_game_are_exact with the cube at 2, owned by the side
+    # that plays: bearing both off wins 2 points (1 a unit of the cube), staying loses them (he
+    # bears off with every roll). At 2-away 4-away in a 5-point match the win takes the match.
+    b = _backgammon({18: 1, 22: 1}, {22: 1, 23: 1}, (13, 13))
+    cube = tavli.CubeState(2, 0)
+    r = b.rollout_plays((6, 2), None, 36, seed=1, cube=cube)
+    assert [p.equity for p in r] == [1.0, -1.0] and r[0].rollout.equity_std_error == 0.0
+    assert r[1].difference == -2.0 and r[1].difference_std_error == 0.0
+    m = b.rollout_plays((6, 2), None, 36, seed=1, cube=cube, match=tavli.MatchState(5, (3, 1)))
+    assert m[0].rollout.mwc == 1.0 and m[0].rollout.mwc_std_error == 0.0
+    assert m[0].equity == pytest.approx(1.0, abs=1e-12)  # EMG: winning the cube's value
+    assert m[1].rollout.mwc == 0.5 and m[1].equity == -1.0  # 3-3 in a 5-point match: even
+
+
+def test_cubeful_play_rollout_bad_input():
+    b = _after_an_opening()
+    with pytest.raises(ValueError, match="no doubling cube"):
+        tavli.Board("fevga").rollout_plays((6, 4), 2, 36, cube=tavli.CubeState())
+    with pytest.raises(ValueError, match="player"):
+        b.rollout_plays((6, 4), 2, 36, "random", cube=tavli.CubeState())
+    with pytest.raises(ValueError, match="cube"):
+        b.rollout_plays((6, 4), 2, 36, cube="2")
+
+
+def test_module_example():
+    import doctest
+
+    import tavli.play_rollout
+
+    assert doctest.testmod(tavli.play_rollout).failed == 0

@@ -101,9 +101,23 @@ def test_a_rolls_plays_are_board_rollout_plays(client):
 @pytest.mark.parametrize("body, field", [
     ({"dice": [7, 1]}, "dice"),
     ({"dice": "6-5", "candidates": 0}, "candidates"),
-    ({"dice": "6-5", "match": {"length": 5, "score": [1, 2]}}, "dice"),
+    ({"dice": "6-5", "match": {"length": 5, "score": [1, 7]}}, "match"),
+    ({"dice": "6-5", "cube": {"value": 2, "owner": 0}, "player": "random"}, "player"),
 ])
 def test_play_rollout_refusals(client, body, field):
     request = {"position": "4HPwATDgc/ABMA", "variant": "backgammon", "trials": 36, **body}
     r = client.post("/api/v1/rollout", json=request)
     assert r.status_code == 422 and r.json()["error"]["field"] == field, r.text
+
+
+def test_a_rolls_plays_cubefully(client):
+    board = tavli.Board("backgammon")
+    board.push(board.legal_plays((3, 1))[0])
+    match = tavli.MatchState(7, (2, 4))
+    expected = board.rollout_plays((6, 4), 2, 36, seed=2, match=match)
+    r = client.post("/api/v1/rollout", json={"position": board.id(), "trials": 36, "seed": 2, "dice": "6-4",
+                                             "candidates": 2, "match": {"length": 7, "score": [2, 4]}})
+    assert r.status_code == 200, r.text
+    for got, p in zip(r.json()["plays"], expected):
+        assert got["rollout"]["mwc"] == p.rollout.mwc and got["rollout"]["equity"] == p.equity
+        assert got["difference_std_error"] == p.difference_std_error

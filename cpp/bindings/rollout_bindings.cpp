@@ -1,6 +1,6 @@
 // pybind11 bindings of rollouts (rollout.h): tavli._core._rollout, and for shards
 // _rollout_blocks and _rollout_combine; a roll's plays on common dice (play_rollout.h):
-// _rollout_plays; cubeful rollouts (cubeful_rollout.h):
+// _rollout_plays, and cubefully _cubeful_rollout_plays; cubeful rollouts (cubeful_rollout.h):
 // _cubeful_rollout and _cubeful_rollout_decision, and for shards _cubeful_rollout_blocks and
 // _cubeful_rollout_combine. Conversions only.
 #include <pybind11/numpy.h>
@@ -265,6 +265,37 @@ void bind_rollout(py::module_& m) {
               "(cubeful_rollout.h): (available, nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, take, efficiency, "
               "nd_se, dt_se, nd_mwc_se, dt_mwc_se, (dt - nd)_se, trials, truncated). Releases the GIL; Ctrl-C: "
               "KeyboardInterrupt.");
+
+  m.def(
+      "_cubeful_rollout_plays",
+      [](const Game& g, const py::sequence& given, const CubeState& cube, const MatchState& match,
+         const MatchEquityTable& met, std::int64_t trials, const std::string& kind, int plies, const Filters& filters,
+         int truncate, std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator,
+         py::handle luck_evaluator, double time_limit) {
+        const CubefulRolloutOptions opt = cubeful_options(
+            cube, match, met,
+            rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,
+                            luck_evaluator));
+        std::shared_ptr<const Evaluator> keep;
+        const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
+        if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
+        const std::vector<Play> plays = legal_plays_of(g, given);
+        const CubefulPlayRollout r = tavli_bindings::run_stoppable(
+            time_limit, [&] { return cubeful_rollout_plays(g.position(), g.rules(), g.turn(), plays, ev, opt); });
+        py::list results;
+        for (const CubefulRolloutValue& one : r.plays) results.append(value_tuple(one));
+        const auto k = static_cast<py::ssize_t>(plays.size());
+        py::array_t<double> se({k, k});
+        std::copy(r.difference_std_error.begin(), r.difference_std_error.end(), se.mutable_data());
+        return py::make_tuple(results, se);
+      },
+      py::arg("board"), py::arg("plays"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("trials"),
+      py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"),
+      py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"), py::arg("luck_evaluator"),
+      py::arg("time_limit") = 0.0,
+      "A roll's plays rolled out cubefully on common dice (cubeful_rollout.h's cubeful_rollout_plays): (a list of "
+      "_cubeful_rollout's tuples, for the side that plays, one per play in order; the K x K standard errors of "
+      "their equities' differences). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit: TimeoutError.");
 
   m.def(
       "_cubeful_rollout_blocks",

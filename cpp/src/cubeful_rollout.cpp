@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "tavli/cubeful_search.h"
 #include "tavli/interrupt.h"
 #include "tavli/parallel.h"
+#include "tavli/play_rollout.h"
 #include "tavli/playout.h"
 #include "tavli/rng.h"
 #include "tavli/rollout_luck.h"
@@ -367,6 +369,67 @@ CubefulRolloutDecision combine_cubeful_rollout_decision(const Position& pos, con
   d.action = cube_action(d.nd, d.dt, d.dp, beavers, p.win_double > 0);
   d.take = take_decision(d.dt, d.dp, beavers);
   return r;
+}
+
+CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules, Player mover,
+                                         const std::vector<Play>& plays, const Evaluator& ev,
+                                         const CubefulRolloutOptions& opt) {
+  check_options(pos, rules, opt);
+  if (plays.empty()) throw std::invalid_argument("no plays to roll out");
+  if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
+    throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
+  const OrderedEvaluator ordered(ev);
+  const CubefulTrials here(pos, rules, mover, ordered, opt);  // the side that plays: its units, finished games
+  std::unique_ptr<OrderedEvaluator> ordered_luck;
+  if (opt.rollout.luck_evaluator) ordered_luck = std::make_unique<OrderedEvaluator>(*opt.rollout.luck_evaluator);
+  // Each candidate's trials from its result (the other side on roll), or its finished game's value.
+  struct Candidate {
+    Position start;  // CubefulTrials keeps a reference to it: the vector is sized once, never moved
+    std::unique_ptr<CubefulTrials> trials, luck;
+    double ended = kNaN;
+  };
+  std::vector<Candidate> cand(plays.size());
+  for (std::size_t k = 0; k < plays.size(); ++k) {
+    const PlyResult step = advance(pos, plays[k], rules, mover);
+    if (step.outcome) {
+      cand[k].ended = here.result(mover, static_cast<Player>(step.outcome->winner), step.outcome->points, opt.cube);
+      continue;
+    }
+    cand[k].start = step.position;
+    cand[k].trials = std::make_unique<CubefulTrials>(cand[k].start, rules, step.to_move, ordered, opt);
+    if (ordered_luck) {
+      cand[k].luck = std::make_unique<CubefulTrials>(*cand[k].trials, *ordered_luck);
+      cand[k].trials->judge_luck_by(cand[k].luck.get());
+    }
+  }
+  const bool money = opt.match.money();
+  const PairedTrials t = reduce_paired_trials(
+      plays.size(), opt.rollout, 0, [&](std::size_t k, std::int64_t i, double (&x)[RolloutMoments::kFields]) {
+        if (!cand[k].trials) {
+          x[0] = cand[k].ended;
+          return false;
+        }
+        bool cut = false;
+        const double theirs = cand[k].trials->play(i, opt.cube, true, cut);  // he may double first
+        x[0] = money ? -theirs : 1.0 - theirs;  // money points, or MWC, of the side that played
+        return cut;
+      });
+  CubefulPlayRollout out;
+  const double scale = here.scale(opt.cube);
+  for (const auto& blocks : t.blocks) {
+    const RolloutMoments m = fold_blocks(blocks);
+    CubefulRolloutValue r;
+    r.trials = m.n;
+    r.truncated = m.truncated;
+    r.equity = here.normalised(m.mean[0], opt.cube);
+    r.equity_std_error = std_error_of(m, 0) * scale;
+    r.mwc = money ? kNaN : m.mean[0];
+    r.mwc_std_error = money ? kNaN : std_error_of(m, 0);
+    out.plays.push_back(r);
+  }
+  out.difference_std_error = t.difference_std_error;
+  for (double& se : out.difference_std_error) se *= scale;
+  return out;
 }
 
 CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,

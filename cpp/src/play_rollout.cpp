@@ -42,32 +42,14 @@ struct Running {
 
 }  // namespace
 
-PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
-                          const Evaluator& ev, const RolloutOptions& opt) {
-  check_rollout_options(pos, rules, opt);
-  if (plays.empty()) throw std::invalid_argument("no plays to roll out");
-  if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
-    throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
-  const auto K = static_cast<std::int64_t>(plays.size());
-  const auto k_count = static_cast<std::size_t>(K);
-
-  // Each candidate's result, or its outcome's values where the play ends the game.
-  struct Candidate {
-    Position start;       // the result, the opponent to move
-    bool ended = false;   // the play ended the game: every trial is worth `outcome`
-    double outcome[kFields] = {};
-  };
-  std::vector<Candidate> cand(k_count);
-  for (std::size_t k = 0; k < k_count; ++k) {
-    const PlyResult step = advance(pos, plays[k], rules, kWhite);
-    cand[k].start = step.position;
-    cand[k].ended = step.outcome.has_value();
-    if (step.outcome) rollout_fields(terminal_probabilities(*step.outcome, kWhite), cand[k].outcome);
-  }
-
+PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired,
+                                  const CandidateTrial& trial) {
+  const std::size_t K = candidates;
+  const auto k_count = static_cast<std::int64_t>(K);
   const std::size_t blocks = static_cast<std::size_t>((opt.trials + kRolloutBlock - 1) / kRolloutBlock);
-  std::vector<std::vector<RolloutMoments>> moments(k_count, std::vector<RolloutMoments>(blocks));
-  std::vector<Running> diff(k_count * (k_count - 1) / 2);  // pairs a < b, row by row
+  PairedTrials out;
+  out.blocks.assign(K, std::vector<RolloutMoments>(blocks));
+  std::vector<Running> diff(K * (K - 1) / 2);  // pairs a < b, row by row
   struct Values {
     double x[kFields];
     bool truncated;
@@ -75,43 +57,69 @@ PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::ve
   std::vector<Values> chunk;
   for (std::int64_t done = 0; done < opt.trials; done += kChunkTrials) {
     const std::int64_t n = std::min(kChunkTrials, opt.trials - done);
-    chunk.assign(static_cast<std::size_t>(n * K), Values{});
-    parallel_for(n * K, opt.threads, [&](std::int64_t item) {
-      const std::int64_t j = item / K;
-      const auto k = static_cast<std::size_t>(item % K);
+    chunk.assign(static_cast<std::size_t>(n * k_count), Values{});
+    parallel_for(n * k_count, opt.threads, [&](std::int64_t item) {
       Values& v = chunk[static_cast<std::size_t>(item)];
-      if (cand[k].ended) {
-        std::copy(cand[k].outcome, cand[k].outcome + kFields, v.x);
-        return;
-      }
-      // The result's side to move is the opponent: his trial, seen by the side that played.
-      v.truncated = rollout_trial(cand[k].start, rules, ev, opt, done + j, v.x);
-      invert(v.x);
+      v.truncated = trial(static_cast<std::size_t>(item % k_count), done + item / k_count, v.x);
     });
     for (std::int64_t j = 0; j < n; ++j) {
-      const Values* row = &chunk[static_cast<std::size_t>(j * K)];
+      const Values* row = &chunk[static_cast<std::size_t>(j * k_count)];
       const auto block = static_cast<std::size_t>((done + j) / kRolloutBlock);
-      for (std::size_t k = 0; k < k_count; ++k) moments[k][block].add(row[k].x, row[k].truncated ? 1 : 0);
+      for (std::size_t k = 0; k < K; ++k) out.blocks[k][block].add(row[k].x, row[k].truncated ? 1 : 0);
       const auto count = static_cast<double>(done + j + 1);
       std::size_t p = 0;
-      for (std::size_t a = 0; a < k_count; ++a)
-        for (std::size_t b = a + 1; b < k_count; ++b) diff[p++].add(row[a].x[kEquity] - row[b].x[kEquity], count);
+      for (std::size_t a = 0; a < K; ++a)
+        for (std::size_t b = a + 1; b < K; ++b) diff[p++].add(row[a].x[paired] - row[b].x[paired], count);
     }
   }
-
-  PlayRollout out;
-  out.plays.reserve(k_count);
-  for (const auto& m : moments) out.plays.push_back(combine_rollout(m));
-  out.difference_std_error.assign(k_count * k_count, 0.0);
+  out.difference_std_error.assign(K * K, 0.0);
   if (opt.trials > 1) {
     const auto n = static_cast<double>(opt.trials);
     std::size_t p = 0;
-    for (std::size_t a = 0; a < k_count; ++a)
-      for (std::size_t b = a + 1; b < k_count; ++b) {
+    for (std::size_t a = 0; a < K; ++a)
+      for (std::size_t b = a + 1; b < K; ++b) {
         const double se = std::sqrt(diff[p++].m2 / (n - 1) / n);
-        out.difference_std_error[a * k_count + b] = out.difference_std_error[b * k_count + a] = se;
+        out.difference_std_error[a * K + b] = out.difference_std_error[b * K + a] = se;
       }
   }
+  return out;
+}
+
+PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
+                          const Evaluator& ev, const RolloutOptions& opt) {
+  check_rollout_options(pos, rules, opt);
+  if (plays.empty()) throw std::invalid_argument("no plays to roll out");
+  if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
+    throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
+
+  // Each candidate's result, or its outcome's values where the play ends the game.
+  struct Candidate {
+    Position start;       // the result, the opponent to move
+    bool ended = false;   // the play ended the game: every trial is worth `outcome`
+    double outcome[kFields] = {};
+  };
+  std::vector<Candidate> cand(plays.size());
+  for (std::size_t k = 0; k < plays.size(); ++k) {
+    const PlyResult step = advance(pos, plays[k], rules, kWhite);
+    cand[k].start = step.position;
+    cand[k].ended = step.outcome.has_value();
+    if (step.outcome) rollout_fields(terminal_probabilities(*step.outcome, kWhite), cand[k].outcome);
+  }
+  const PairedTrials t =
+      reduce_paired_trials(plays.size(), opt, kEquity, [&](std::size_t k, std::int64_t i, double (&x)[kFields]) {
+        if (cand[k].ended) {
+          std::copy(cand[k].outcome, cand[k].outcome + kFields, x);
+          return false;
+        }
+        // The result's side to move is the opponent: his trial, seen by the side that played.
+        const bool truncated = rollout_trial(cand[k].start, rules, ev, opt, i, x);
+        invert(x);
+        return truncated;
+      });
+  PlayRollout out;
+  out.plays.reserve(plays.size());
+  for (const auto& m : t.blocks) out.plays.push_back(combine_rollout(m));
+  out.difference_std_error = t.difference_std_error;
   return out;
 }
 

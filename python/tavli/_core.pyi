@@ -323,6 +323,11 @@ def _cubeful_rollout_decision(
     filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int, stratify: bool,
     variance_reduction: bool, evaluator: Any, luck_evaluator: Any, time_limit: float = 0.0,
 ) -> _CubefulDecision: ...
+def _cubeful_rollout_plays(
+    board: Board, plays: Sequence[Play], cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int,
+    kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int,
+    stratify: bool, variance_reduction: bool, evaluator: Any, luck_evaluator: Any, time_limit: float = 0.0,
+) -> tuple[list[_CubefulValue], npt.NDArray[np.float64]]: ...
 def _cubeful_rollout_blocks(
     board: Board, decision: bool, first: int, count: int, cube: CubeState, match: MatchState, met: MatchEquityTable,
     trials: int, kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int, seed: int,

@@ -12,13 +12,13 @@ from ._base.deadline import time_limit_arg
 from ._base.dice import Dice, parse_dice
 from ._base.options import from_pairs, to_pairs
 from ._base.position_dict import PositionDict
-from ._base.rollout_keywords import (BOARD_DEFAULTS, PLAY_ROLLOUT_DEFAULTS, ROLLOUT_DEFAULTS, BoardRolloutKeywords,
-                                     PlayRolloutKeywords, RolloutKeywords, with_defaults)
+from ._base.rollout_keywords import (BOARD_DEFAULTS, ROLLOUT_DEFAULTS, BoardRolloutKeywords, PlayRolloutKeywords,
+                                     RolloutKeywords, with_defaults)
 from .backends import backend_arg, local_only_time_limit
 from .backends import ray as on_ray
 from .evaluators import evaluator_arg, filters_arg, narrowing_arg, prune_arg, search_args
 from .players import player_arg
-from .results import Analysis, AnalyzedPlay, Evaluation, PlayRollouts, Probabilities, RolledOutPlay, Rollout
+from .results import Analysis, AnalyzedPlay, Evaluation, PlayRollouts, Probabilities, Rollout
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11; only read by type checkers
@@ -405,45 +405,25 @@ class Board(_core.Board):
         return Rollout(Probabilities(*probs), equity, Probabilities(*errors), equity_error, done, truncated)
 
     def rollout_plays(self, dice: Dice, candidates: int | Sequence[_core.Play] | None = 5, trials: int = 1296,
-                      player: Any = "greedy", **kwargs: Unpack[PlayRolloutKeywords]) -> PlayRollouts:
+                      player: Any = "greedy", *, cube: Any = None, match: Any = None,
+                      **kwargs: Unpack[PlayRolloutKeywords]) -> PlayRollouts:
         """Which play of the roll is best, by rolling out each candidate's result on the same dice
-        (cpp/include/tavli/play_rollout.h; GNU Backgammon's rollouts of a move's candidates):
-        `candidates` the best N plays by a 0-ply analysis with the rollout's evaluator (default 5),
-        a list of legal plays for this roll (Board.legal_plays, analyze), or None for every play.
-        Each play's rollout is Board.rollout's of its result, with the same options and keywords
-        (seed, truncate, variance_reduction, luck_evaluator, ...), seen by the side that plays; as
-        trial i of every play draws the same dice, the difference of two plays' equities has a
-        standard error of its own from the paired trials (PlayRollouts.difference_std_errors),
-        which is what tells close plays apart. Best first by rolled-out equity. Releases the GIL;
-        Ctrl-C stops it (KeyboardInterrupt), and so does `time_limit` (TimeoutError)."""
-        kw = with_defaults("Board.rollout_plays", kwargs, PLAY_ROLLOUT_DEFAULTS)
-        time_limit = time_limit_arg(kw.pop("time_limit"))
-        args = check_rollout_args(self, trials, player, **kw)
-        d = parse_dice(dice)
-        if candidates is None:
-            plays = list(self.legal_plays(d))
-        elif isinstance(candidates, int) and not isinstance(candidates, bool):
-            n = int_arg("candidates", candidates, 1, _core.MAX_ROLLOUT_PLAYS)
-            ranked, *_ = self._analyze(d, 0, [], 1, 0.0, 0, args[9])  # the rollout's evaluator, 0 plies
-            plays = [p for p, *_ in ranked[:n]]
-        elif isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
-            raise ValueError(f"candidates: expected a number of plays, a list of plays or None, got {candidates!r}")
-        else:
-            plays = list(candidates)
-            if not plays:
-                raise ValueError("candidates: an empty list of plays")
-            if not all(isinstance(p, _core.Play) for p in plays):
-                raise ValueError("candidates: expected Play objects (Board.legal_plays, analyze, find_play)")
-            if any(p.dice != d and p.dice != d[::-1] for p in plays):
-                raise ValueError(f"candidates: every play must be one of the roll {d[0]}-{d[1]}")
-        results, se = _core._rollout_plays(self, plays, *args, time_limit=time_limit)
-        order = sorted(range(len(plays)), key=lambda k: -results[k][1])  # stable: ties keep the given order
-        best = order[0]
-        return PlayRollouts(
-            [RolledOutPlay(plays[k], Rollout(Probabilities(*r[0]), r[1], Probabilities(*r[2]), *r[3:]),
-                           results[k][1] - results[best][1], float(se[k, best]))
-             for k in order for r in (results[k],)],
-            [[float(se[a, b]) for b in order] for a in order])
+        (tavli.play_rollout; GNU Backgammon's rollouts of a move's candidates): `candidates` the
+        best N plays by a 0-ply cubeless analysis with the rollout's evaluator (default 5), a list
+        of legal plays for this roll (Board.legal_plays, analyze), or None for every play. Each
+        play's rollout is Board.rollout's of its result, with the same options and keywords (seed,
+        truncate, variance_reduction, luck_evaluator, ...), seen by the side that plays; as trial i
+        of every play draws the same dice, the difference of two plays' equities has a standard
+        error of its own from the paired trials (PlayRollouts.difference_std_errors), which is what
+        tells close plays apart. Best first by rolled-out equity. `cube` (a tavli.CubeState) or
+        `match` (a tavli.MatchState; `met` its table): cubefully, the players handling the cube
+        and the other side free to double before his first roll, each play's value a
+        tavli.cube_rollout.CubefulRollout (money per unit of the cube, match EMG and MWC).
+        Releases the GIL; Ctrl-C stops it (KeyboardInterrupt), and so does `time_limit`
+        (TimeoutError)."""
+        from .play_rollout import rollout_plays
+
+        return rollout_plays(self, dice, candidates, trials, player, cube, match, dict(kwargs))
 
     # --- records --------------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence, TypedDict
 
 if TYPE_CHECKING:
     from ._core import Play
+    from .cube_rollout import CubefulRollout
 
 
 class GameResult(TypedDict):
@@ -102,7 +103,7 @@ class RolledOutPlay(NamedTuple):
     from the paired trials (the same dice for every play: smaller than either rollout's error)."""
 
     play: Play
-    rollout: Rollout
+    rollout: Rollout | CubefulRollout  # cubeful with Board.rollout_plays(cube=, match=)
     difference: float  # equity minus the best play's (0.0 for the best)
     difference_std_error: float  # of `difference`, paired (0.0 for the best)
 

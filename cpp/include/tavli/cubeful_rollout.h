@@ -80,12 +80,28 @@ struct CubefulRolloutDecision {
   std::int64_t trials = 0, truncated = 0;  // truncated counts both lines' trials
 };
 
+// A roll's plays rolled out cubefully on common dice (play_rollout.h's pairing): each play's result
+// (the other side on roll, who may double before his first roll, the cube as it stands) valued as
+// cubeful_rollout values a position, and seen by the side that played (`mover`); a play that ends
+// the game scores its result at the cube and score. The values are CubefulRolloutValue's for that
+// side (money per unit of the cube, match EMG of the cube and the MWC); difference_std_error
+// (K x K, row-major) the paired standard errors of the equities' differences.
+struct CubefulPlayRollout {
+  std::vector<CubefulRolloutValue> plays;  // in the order given
+  std::vector<double> difference_std_error;
+};
+
 // Throw std::invalid_argument naming a bad option: a game without the cube, an invalid cube or
 // match state, a table missing or too short, a random player, rollout.h's options.
 CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Player mover, const Evaluator& ev,
                                     const CubefulRolloutOptions& opt);
 CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
                                                 const Evaluator& ev, const CubefulRolloutOptions& opt);
+// The plays (legal plays of `pos` for one roll, at most kMaxRolloutPlays, as rollout_plays takes
+// them) rolled out as described above.
+CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules, Player mover,
+                                         const std::vector<Play>& plays, const Evaluator& ev,
+                                         const CubefulRolloutOptions& opt);
 
 // Trials first .. first + count - 1 (first a multiple of kRolloutBlock, first + count <=
 // opt.rollout.trials) of the position rollout (`decision` false) or the cube decision rollout

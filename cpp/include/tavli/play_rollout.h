@@ -16,8 +16,12 @@
 // The trials run a chunk at a time on opt.threads threads and are reduced in trial order (each
 // candidate in rollout.h's blocks), so the result does not depend on the thread count. No shards:
 // a play rollout is one machine's work (labelling many decisions spreads the decisions instead).
+//
+// Cubeful play rollouts (cubeful_rollout.h's cubeful_rollout_plays) pair their trials the same way
+// (reduce_paired_trials below).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "tavli/game.h"
@@ -26,6 +30,21 @@
 namespace tavli {
 
 constexpr int kMaxRolloutPlays = 1024;  // candidates of one call (a roll has at most a few hundred)
+
+// Trial i of candidate k: its values in RolloutMoments' field order; returns whether it was truncated.
+using CandidateTrial = std::function<bool(std::size_t k, std::int64_t i, double (&x)[RolloutMoments::kFields])>;
+
+struct PairedTrials {
+  std::vector<std::vector<RolloutMoments>> blocks;  // per candidate, rollout.h's blocks of its trials
+  std::vector<double> difference_std_error;         // K x K, of field `paired` (PlayRollout's layout)
+};
+
+// Runs trial(k, i, x) for the `candidates` candidates and trials 0 .. opt.trials - 1 on
+// opt.threads threads, a chunk of trials at a time, and reduces them in trial order: each
+// candidate's values into its blocks, each pair's differences of field `paired` into their
+// standard error. No option checks (the callers make them).
+PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired,
+                                  const CandidateTrial& trial);
 
 struct PlayRollout {
   std::vector<RolloutResult> plays;  // in the order given, for the side that plays

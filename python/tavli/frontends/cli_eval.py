@@ -104,14 +104,19 @@ def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any
     return 0
 
 
-def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]) -> int:
-    """The plays of one roll rolled out on common dice (Board.rollout_plays): one call, no bar;
-    the time limit and Ctrl-C stop it without a result (a partial one would depend on the speed)."""
+def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any], state: Any) -> int:
+    """The plays of one roll rolled out on common dice (Board.rollout_plays; cubefully with a cube or
+    match score): one call, no bar; the time limit and Ctrl-C stop it without a result (a partial
+    one would depend on the speed)."""
     print(board)
     print()
+    cube: Any = None
+    match: Any = None
+    if state is not None:
+        cube, match = state  # a CubeState and a MatchState: cubefully
     t0 = time.perf_counter()
     try:
-        r = board.rollout_plays(args.dice, None if args.all else args.candidates,
+        r = board.rollout_plays(args.dice, None if args.all else args.candidates, cube=cube, match=match,
                                 time_limit=args.time_limit or None, **settings)
     except TimeoutError:
         print(f"play rollout stopped by the time limit ({args.time_limit:g} s): no result")
@@ -122,15 +127,27 @@ def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]
     dt = time.perf_counter() - t0
     d1, d2 = args.dice
     print(f"rollout of {len(r)} play{'s' if len(r) != 1 else ''} of {d1}-{d2}: {r.best.rollout.trials:,} trials each "
-          f"on the same dice, {args.player} on both sides, seed {args.seed}, "
-          f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
+          f"on the same dice, {args.player} on both sides{' handling the cube' if cube is not None else ''}, "
+          f"seed {args.seed}, {'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
           f"{_reduction(args)}{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
-    print(f"    {'':<4}{'play':<28}{'win':>7}{'win2':>7}{'lose2':>7}{'equity':>9}{'95% +-':>8}{'v best':>9}{'95% +-':>8}")
+    heads = ["win", "win2", "lose2"]
+    if state is not None:
+        print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, " +
+              ("money: equity per unit of the cube" if match.money else
+               f"{match.length}-point match, white {match.score[0]} black {match.score[1]}"
+               f"{', Crawford' if match.crawford else ''}: equity in EMG"))
+        heads = [] if match.money else ["MWC"]
+    print(f"    {'':<4}{'play':<28}" + "".join(f"{h:>7}" for h in heads) +
+          f"{'equity':>9}{'95% +-':>8}{'v best':>9}{'95% +-':>8}")
     for k, p in enumerate(r, 1):
-        pr = p.rollout.probabilities
+        ro = p.rollout
+        if cube is None:
+            cols = [ro.probabilities.win, ro.probabilities.win_double, ro.probabilities.lose_double]
+        else:
+            cols = [] if ro.mwc is None else [ro.mwc]
         diff = f"{p.difference:+9.3f}{Z95 * p.difference_std_error:8.3f}" if k > 1 else ""
-        print(f"    {k:<4}{p.play!s:<28}{pr.win:7.3f}{pr.win_double:7.3f}{pr.lose_double:7.3f}{p.equity:+9.3f}"
-              f"{Z95 * p.rollout.equity_std_error:8.3f}{diff}")
+        print(f"    {k:<4}{p.play!s:<28}" + "".join(f"{c:7.3f}" for c in cols) +
+              f"{p.equity:+9.3f}{Z95 * ro.equity_std_error:8.3f}{diff}")
     return 0
 
 
@@ -145,10 +162,8 @@ def cmd_rollout(args: argparse.Namespace) -> int:
         raise ValueError(f"the game is over ({board.outcome()}): nothing to roll out")
     state = cube_and_match(args, board, pos.cube, pos.match)
     settings = _rollout_settings(args, board)
-    if args.dice is not None and state is not None:
-        raise ValueError("--dice rolls out a roll's plays cubeless: not with the cube or a match score")
     if args.dice is not None:
-        return _play_rollout(args, board, settings)
+        return _play_rollout(args, board, settings, state)
     if args.all or args.candidates != 5:
         raise ValueError("--candidates and --all choose the plays of --dice: give the roll")
     if state is not None:

@@ -109,7 +109,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--dice", type=cli_args.dice,
                    help="roll out the plays of this roll instead (a roll such as 6-5): each candidate's result on "
                         "the same dice, best first, with each play's difference from the best and its paired 95%% "
-                        "interval (one call: no bar; the time limit or Ctrl-C stops it without a result)")
+                        "interval; cubefully with the cube flags below (one call: no bar; the time limit or Ctrl-C "
+                        "stops it without a result)")
     p.add_argument("--candidates", type=cli_args.int_in(1, 1024), default=5,
                    help="with --dice: the plays rolled out, the best N by a 0-ply analysis (default 5)")
     p.add_argument("--all", action="store_true", help="with --dice: roll out every legal play")

@@ -17,6 +17,7 @@ from ..backends import backend_arg
 from ..backends import ray as on_ray
 from ..backends.local import concatenate
 from ..board import Board, check_rollout_args
+from ..results import Rollout
 
 
 def rollout_data(
@@ -178,14 +179,16 @@ def _rollout_decisions(rows: np.ndarray, rolls: np.ndarray, first: int, variant:
                                 **{**rollout, "seed": _core.Rng.derive(int(rollout["seed"]), first + k)})
         counts[k] = len(r)
         for p in r:
+            ro = p.rollout
+            assert isinstance(ro, Rollout)  # cubeless: no cube was given
             per_play["results"].append(board.play(p.play).to_array())
-            per_play["probabilities"].append(p.rollout.probabilities)
-            per_play["equity"].append(p.equity)
-            per_play["std_errors"].append(p.rollout.std_errors)
-            per_play["equity_std_error"].append(p.rollout.equity_std_error)
+            per_play["probabilities"].append(ro.probabilities)
+            per_play["equity"].append(ro.equity)
+            per_play["std_errors"].append(ro.std_errors)
+            per_play["equity_std_error"].append(ro.equity_std_error)
             per_play["difference"].append(p.difference)
             per_play["difference_std_error"].append(p.difference_std_error)
-            per_play["truncated"].append(p.rollout.truncated)
+            per_play["truncated"].append(ro.truncated)
         if progress is not None:
             progress(k + 1, len(rows))
     out = {"counts": counts}

@@ -356,10 +356,10 @@ def review(
             # Both plays on the same dice (Board.rollout_plays): the loss has its own, paired, error.
             ro = board.rollout_plays(play.dice, [best_play, play], trials, seed=seed, threads=threads,
                                      evaluator=evaluator)
-            by_play = {str(p.play): p for p in ro}
-            best, played = by_play[str(best_play)], by_play[str(play)]
-            m.rollout = {"played": played.equity, "best": best.equity, "loss": best.equity - played.equity,
-                         "loss_std_error": ro.difference_std_errors[ro.index(best)][ro.index(played)]}
+            at = {str(p.play): k for k, p in enumerate(ro)}
+            b, p = at[str(best_play)], at[str(play)]
+            m.rollout = {"played": ro[p].equity, "best": ro[b].equity, "loss": ro[b].equity - ro[p].equity,
+                         "loss_std_error": ro.difference_std_errors[b][p]}
         roll_info = {"decisions": rollouts, "trials": trials, "seed": seed}
     seconds = time.perf_counter() - t0
     summary = _summaries(record, moves, cube_judged)

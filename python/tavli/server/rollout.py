@@ -3,7 +3,7 @@ the roll by playing it out (Board.rollout: seeded, the same for any thread count
 request's CPU budget; a rollout that would not finish in it is refused, never cut short (a partial
 rollout would depend on the machine's speed). With a cube or match field it is a cubeful rollout of
 the cube decision (tavli.cube_rollout.decide); with dice, a rollout of the roll's best plays on the
-same dice (Board.rollout_plays). This module only converts and bounds the work.
+same dice (Board.rollout_plays; with a cube or match field, cubefully). This module only converts and bounds the work.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ class RolloutRequest(BaseModel):
                                         "(backgammon, nackgammon, hypergammon; player greedy or heuristic).")
     match: dict[str, Any] | None = Field(None, description="#/$defs/matchScore (default money play); as cube.")
     dice: Any = Field(None, description="A roll, [d1, d2] or \"6-5\": roll out its best `candidates` plays (by "
-                      "0-ply) on the same dice instead (cubeless), best first, each with its difference from the best "
-                      "and that difference's error from the paired trials.", examples=[[6, 5]])
+                      "0-ply) on the same dice instead (cubefully with cube or match), best first, each with its "
+                      "difference from the best and that difference's error from the paired trials.",
+                      examples=[[6, 5]])
     candidates: int = Field(5, ge=1, le=32, description="With dice: the plays rolled out.")
 
 
@@ -46,6 +47,15 @@ def rollout_to_json(r: Any) -> dict[str, Any]:
     return {"probabilities": forms.probabilities_to_dict(r.probabilities), "equity": r.equity,
             "std_errors": forms.probabilities_to_dict(r.std_errors), "equity_std_error": r.equity_std_error,
             "equity_ci95": Z95 * r.equity_std_error, "trials": r.trials, "truncated": r.truncated}
+
+
+def cubeful_value_to_json(r: Any) -> dict[str, Any]:
+    """A cubeful value (tavli.cube_rollout.CubefulRollout): money per unit of the cube or match EMG,
+    the MWC in match play (null in money play), standard errors and 95% half-widths."""
+    return {"equity": r.equity, "equity_std_error": r.equity_std_error, "equity_ci95": Z95 * r.equity_std_error,
+            "mwc": r.mwc, "mwc_std_error": r.mwc_std_error,
+            "mwc_ci95": None if r.mwc_std_error is None else Z95 * r.mwc_std_error,
+            "trials": r.trials, "truncated": r.truncated}
 
 
 def cubeful_rollout_to_json(d: Any, board: Any) -> dict[str, Any]:
@@ -95,18 +105,26 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
         from tavli.io.forms import play_to_dict
 
         dice = field("dice", lambda: parse_dice(tuple(body.dice) if isinstance(body.dice, list) else body.dice))
-        if body.cube is not None or body.match is not None:
-            raise api_error("dice", "a rollout of a roll's plays is cubeless: not with a cube or match")
+        cubeful = body.cube is not None or body.match is not None
+        cube = field("cube", lambda: cube_from_json(body.cube or {})) if cubeful else None
+        match = field("match", lambda: match_from_json(body.match or {})) if cubeful else None
+        if cubeful and body.player == "random":
+            raise api_error("player", "a cubeful rollout needs the greedy or heuristic player (a random one makes no "
+                            "cube decisions)")
         try:
-            r = board.rollout_plays(dice, body.candidates, body.trials, body.player, truncate=body.truncate,
-                                    seed=body.seed, variance_reduction=body.variance_reduction,
+            r = board.rollout_plays(dice, body.candidates, body.trials, body.player, cube=cube, match=match,
+                                    truncate=body.truncate, seed=body.seed, variance_reduction=body.variance_reduction,
                                     time_limit=max(budget.left(), 0.001))
         except TimeoutError:
             raise api_error("trials", f"{body.trials} trials of {body.candidates} plays do not fit in the request's "
                             f"CPU budget ({budget.seconds:g} s): ask for fewer, or truncate them") from None
         except ValueError as e:
-            raise api_error("variance_reduction" if "variance_reduction" in str(e) else "position", str(e)) from None
-        return JSONResponse({"plays": [{"play": play_to_dict(board, p.play), "rollout": rollout_to_json(p.rollout),
+            message = str(e)
+            name = ("variance_reduction" if "variance_reduction" in message else "cube" if cubeful and "cube" in message
+                    else "match" if cubeful and "match" in message else "position")
+            raise api_error(name, message) from None
+        value = cubeful_value_to_json if cubeful else rollout_to_json
+        return JSONResponse({"plays": [{"play": play_to_dict(board, p.play), "rollout": value(p.rollout),
                                         "difference": p.difference, "difference_std_error": p.difference_std_error,
                                         "difference_ci95": Z95 * p.difference_std_error} for p in r],
                              "trials": body.trials})
