@@ -100,7 +100,8 @@ class Rollout(NamedTuple):
 class RolledOutPlay(NamedTuple):
     """One play of a roll rolled out (Board.rollout_plays), for the side that plays it: its
     rollout, and how far its equity trails the best play's with that difference's standard error
-    from the paired trials (the same dice for every play: smaller than either rollout's error)."""
+    from the paired trials (the same dice for every play: below the unpaired sqrt(se_a² + se_b²) by
+    as much as the two plays' games share their luck)."""
 
     play: Play
     rollout: Rollout | CubefulRollout  # cubeful with Board.rollout_plays(cube=, match=)
