@@ -19,7 +19,7 @@ from tavli._base.position_dict import PositionDict
 from tavli.cube_rollout import CubefulRollout
 from tavli.match_play import best_play
 from tavli.nn.train import TdTrainer, VersusResult, evaluate_vs
-from tavli.results import GameResult, Rollout
+from tavli.results import GameResult, PlayRollouts, RolledOutPlay, Rollout
 
 # Positions and their options
 board = tavli.Board("plakoto", mother="at_pin_only")
@@ -41,6 +41,15 @@ assert_type(decision.dt, float | None)
 # keep the result types: a Rollout without cube or match, a CubefulRollout with them.
 assert_type(bg.rollout(36, truncate=2, seed=1, variance_reduction=True), Rollout)
 assert_type(bg.rollout(36, cube=tavli.CubeState(), truncate=2, seed=1), CubefulRollout)
+# Board.rollout_plays: a roll's plays on common dice, best first; each play's rollout is cubeless,
+# or cubeful with a cube or match.
+ro = bg.rollout_plays((6, 5), 2, 36, truncate=2, seed=1)
+assert_type(ro, PlayRollouts)
+assert_type(ro.best, RolledOutPlay)
+assert_type(ro[1].difference_std_error, float)
+assert_type(ro[1].rollout, Rollout | CubefulRollout)
+assert_type(ro.difference_std_errors, list[list[float]])
+assert isinstance(bg.rollout_plays((6, 5), 2, 36, cube=tavli.CubeState(), truncate=2)[0].rollout, CubefulRollout)
 assert_type(best_play(bg, (3, 1), 3, (0, 0)), tavli.Play)
 m = tavli.Match("portes", target=1)
 while not m.roll_opening(5, 3):
