@@ -143,6 +143,15 @@ def test_bad_input():
         over.rollout_plays((6, 5))
 
 
+def test_a_play_of_another_position_with_the_same_steps_is_refused():
+    # Black's opening 3-1 in Fevga has steps that are legal for White at the start, but leads
+    # elsewhere (tests/test_bad_input.py's case for push): refused as push refuses it.
+    start = tavli.Board("fevga")
+    foreign = start.play(start.legal_plays((3, 1))[0]).legal_plays((3, 1))[0]
+    with pytest.raises(ValueError, match="belongs to another position"):
+        start.rollout_plays((3, 1), [start.legal_plays((3, 1))[0], foreign], 36)
+
+
 def test_time_limit_stops_it():
     with pytest.raises(TimeoutError):
         _middle_game().rollout_plays((6, 4), None, 1_000_000, time_limit=0.2)
