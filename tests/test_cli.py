@@ -86,6 +86,8 @@ def test_bad_arguments_stop_before_any_work(argv, message):
     (["rollout", bear_off_win().id(), "--truncate", "0"], "argument --truncate"),
     (["rollout", "--start", "--luck", "nets"], "needs variance_reduction"),
     (["rollout", "--start", "--candidates", "3"], "give the roll"),
+    (["rollout", "--start", "--eliminate", "3"], "give the roll"),
+    (["rollout", START_GNUBG, "--dice", "6-5", "--eliminate", "0"], "eliminate"),
     (["rollout", "--start", "--dice", "6-5", "--candidates", "0"], "argument --candidates"),
 ])
 def test_bad_positions_and_settings_stop_before_any_work(argv, message):

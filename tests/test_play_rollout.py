@@ -182,6 +182,13 @@ def test_rollout_plays_data_is_each_decisions_play_rollout():
             assert tuple(out["probabilities"][m]) == tuple(np.float32(p.rollout.probabilities))
             assert out["equity_std_error"][m] == p.rollout.equity_std_error
         start += n
+    # With elimination: each decision is Board.rollout_plays with the same `eliminate`.
+    cut = rollout_plays_data(rows[:2], dice[:2], "backgammon", 4, 288, truncate=4, seed=6, eliminate=1.0)
+    one = tavli.Board.from_array(rows[1], "backgammon").rollout_plays(
+        (int(dice[1][0]), int(dice[1][1])), 4, 288, truncate=4, seed=tavli.Rng.derive(6, 1), eliminate=1.0)
+    n0 = int(cut["counts"][0])
+    assert list(cut["equity"][n0:]) == [p.equity for p in one]
+    assert list(cut["truncated"][n0:]) == [p.rollout.truncated for p in one]
     empty = rollout_plays_data(rows[:0], dice[:0], "backgammon", 3, 36)
     assert empty["counts"].shape == (0,) and empty["results"].shape == (0, 64)
 
@@ -200,6 +207,8 @@ def test_rollout_plays_data_bad_input():
         rollout_plays_data(rows[:, :10], dice, "backgammon")
     with pytest.raises(ValueError, match="trials"):
         rollout_plays_data(rows, dice, "backgammon", 2, 0)
+    with pytest.raises(ValueError, match="eliminate"):
+        rollout_plays_data(rows, dice, "backgammon", 2, 36, eliminate=-1)
 
 
 def _after_an_opening() -> tavli.Board:
@@ -261,3 +270,41 @@ def test_module_example():
     import tavli.play_rollout
 
     assert doctest.testmod(tavli.play_rollout).failed == 0
+
+
+def test_elimination_stops_trailing_plays_after_whole_blocks():
+    # 720 trials (below 1296: no second-roll strata), so a play's first 144 trials are exactly a
+    # 144-trial rollout's: a play eliminated at the first check has that rollout's value, and it
+    # trailed the leader there by more than `eliminate` standard errors of the paired difference.
+    b = _middle_game()
+    kw = {"truncate": 4, "variance_reduction": True, "seed": 9}
+    full = b.rollout_plays((6, 4), 5, 720, threads=2, **kw)
+    cut = b.rollout_plays((6, 4), 5, 720, threads=2, eliminate=1.5, **kw)
+    assert list(cut) == list(b.rollout_plays((6, 4), 5, 720, threads=1, eliminate=1.5, **kw))
+    assert list(b.rollout_plays((6, 4), 5, 720, eliminate=None, **kw)) == list(full)
+    assert all(p.rollout.trials % 144 == 0 and 144 <= p.rollout.trials <= 720 for p in cut)
+    assert any(p.rollout.trials < 720 for p in cut)
+    # Once one play is left the rollout stops: the most trials are always played by two or more.
+    most = max(p.rollout.trials for p in cut)
+    assert sum(p.rollout.trials == most for p in cut) >= 2
+    first = b.rollout_plays((6, 4), [p.play for p in full], 144, **kw)
+    at_144 = {str(p.play): p for p in first}
+    leader = max(first, key=lambda p: p.equity)
+    k_leader = first.index(leader)
+    for p in cut:
+        if p.rollout.trials == 144 and str(p.play) != str(leader.play):
+            q = at_144[str(p.play)]
+            assert p.equity == q.equity and p.rollout.equity_std_error == q.rollout.equity_std_error
+            se = first.difference_std_errors[first.index(q)][k_leader]
+            assert leader.equity - q.equity > 1.5 * se
+    # Plays not eliminated at the first check trailed by at most 1.5 standard errors there.
+    survivors = [p for p in cut if p.rollout.trials > 144]
+    for p in survivors:
+        q = at_144[str(p.play)]
+        assert leader.equity - q.equity <= 1.5 * first.difference_std_errors[first.index(q)][k_leader] + 1e-12
+
+
+@pytest.mark.parametrize("value", [0, -1.0, 101, "3", True, float("nan")])
+def test_elimination_bad_values(value):
+    with pytest.raises(ValueError, match="eliminate"):
+        _middle_game().rollout_plays((6, 4), 2, 36, eliminate=value)

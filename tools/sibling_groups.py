@@ -11,7 +11,8 @@ are saved chunk by chunk (--chunk plays) beside --out (OUT.parts/) until the .np
 the same command resumes an interrupted run.
 --rollout-trials N labels by rollouts instead: each decision's best --candidates plays by the
 labeller's 0-ply, rolled out on common dice by its greedy play (tavli.jobs.rollouts.rollout_plays_data;
---rollout-truncate T, --variance-reduction as Board.rollout's; decision k of the chunk starting at
+--rollout-truncate T, --variance-reduction as Board.rollout's, --eliminate Z as Board.rollout_plays';
+decision k of the chunk starting at
 decision F seeded by Rng.derive(seed + F, k)): the groups are then those candidates only, and a
 chunk is --chunk decisions.
 
@@ -82,7 +83,7 @@ def rolled_out(a: argparse.Namespace, rows: np.ndarray, dice: np.ndarray) -> tup
             continue
         out = rollout_plays_data(r, d, "backgammon", a.candidates, a.rollout_trials, labeller,
                                  truncate=a.rollout_truncate, seed=a.seed + first, threads=a.threads,
-                                 variance_reduction=a.variance_reduction, backend=a.backend,
+                                 variance_reduction=a.variance_reduction, eliminate=a.eliminate, backend=a.backend,
                                  ray_address=a.ray_address)
         parts.mkdir(parents=True, exist_ok=True)
         np.savez(parts / "rolled.tmp.npz", rows=r, dice=d, **out)
@@ -119,6 +120,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rollout-truncate", type=int, help="... each trial valued by the labeller after T plies")
     ap.add_argument("--variance-reduction", action="store_true", help="... luck-adjusted")
     ap.add_argument("--candidates", type=int, default=5, help="plays rolled out a decision (default 5)")
+    ap.add_argument("--eliminate", type=float, help="... a play trailing by Z standard errors rolled out no further "
+                    "(Board.rollout_plays)")
     ap.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="ray: the labels on a Ray cluster (--threads per task), the same bits")
     ap.add_argument("--ray-address", default=None)

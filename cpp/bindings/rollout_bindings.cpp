@@ -181,6 +181,7 @@ std::vector<Play> legal_plays_of(const Game& g, const py::sequence& given) {
 void bind_rollout(py::module_& m) {
   m.attr("ROLLOUT_BLOCK") = kRolloutBlock;  // shards of a rollout start on multiples of it
   m.attr("MAX_ROLLOUT_PLAYS") = kMaxRolloutPlays;
+  m.attr("MAX_ELIMINATE") = kMaxEliminate;
   m.def(
       "_rollout",
       [](const Game& g, std::int64_t trials, const std::string& kind, int plies, const Filters& filters, int truncate,
@@ -204,7 +205,7 @@ void bind_rollout(py::module_& m) {
       "_rollout_plays",
       [](const Game& g, const py::sequence& given, std::int64_t trials, const std::string& kind, int plies,
          const Filters& filters, int truncate, std::uint64_t seed, int threads, bool stratify, bool variance_reduction,
-         py::handle evaluator, py::handle luck_evaluator, double time_limit) {
+         py::handle evaluator, py::handle luck_evaluator, double eliminate, double time_limit) {
         const RolloutOptions opt = rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify,
                                                    variance_reduction, luck_evaluator);
         std::shared_ptr<const Evaluator> keep;
@@ -212,7 +213,7 @@ void bind_rollout(py::module_& m) {
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
         const std::vector<Play> plays = legal_plays_of(g, given);
         const PlayRollout r = tavli_bindings::run_stoppable(
-            time_limit, [&] { return rollout_plays(g.position(), g.rules(), plays, ev, opt); });
+            time_limit, [&] { return rollout_plays(g.position(), g.rules(), plays, ev, opt, eliminate); });
         py::list results;
         for (const RolloutResult& one : r.plays) results.append(result_tuple(one));
         const auto k = static_cast<py::ssize_t>(plays.size());
@@ -222,7 +223,7 @@ void bind_rollout(py::module_& m) {
       },
       py::arg("board"), py::arg("plays"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"),
       py::arg("truncate"), py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("variance_reduction"),
-      py::arg("evaluator"), py::arg("luck_evaluator"), py::arg("time_limit") = 0.0,
+      py::arg("evaluator"), py::arg("luck_evaluator"), py::arg("eliminate") = 0.0, py::arg("time_limit") = 0.0,
       "Rollouts of legal plays of the board for one roll on common dice (cpp/include/tavli/play_rollout.h): (a list "
       "of _rollout's tuples, for the side that plays, one per play in order; the K x K standard errors of their "
       "equities' differences). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit passed: TimeoutError.");
@@ -271,7 +272,7 @@ void bind_rollout(py::module_& m) {
       [](const Game& g, const py::sequence& given, const CubeState& cube, const MatchState& match,
          const MatchEquityTable& met, std::int64_t trials, const std::string& kind, int plies, const Filters& filters,
          int truncate, std::uint64_t seed, int threads, bool stratify, bool variance_reduction, py::handle evaluator,
-         py::handle luck_evaluator, double time_limit) {
+         py::handle luck_evaluator, double eliminate, double time_limit) {
         const CubefulRolloutOptions opt = cubeful_options(
             cube, match, met,
             rollout_options(trials, kind, plies, filters, truncate, seed, threads, stratify, variance_reduction,
@@ -280,8 +281,9 @@ void bind_rollout(py::module_& m) {
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
         if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
         const std::vector<Play> plays = legal_plays_of(g, given);
-        const CubefulPlayRollout r = tavli_bindings::run_stoppable(
-            time_limit, [&] { return cubeful_rollout_plays(g.position(), g.rules(), g.turn(), plays, ev, opt); });
+        const CubefulPlayRollout r = tavli_bindings::run_stoppable(time_limit, [&] {
+          return cubeful_rollout_plays(g.position(), g.rules(), g.turn(), plays, ev, opt, eliminate);
+        });
         py::list results;
         for (const CubefulRolloutValue& one : r.plays) results.append(value_tuple(one));
         const auto k = static_cast<py::ssize_t>(plays.size());
@@ -292,7 +294,7 @@ void bind_rollout(py::module_& m) {
       py::arg("board"), py::arg("plays"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("trials"),
       py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"),
       py::arg("stratify"), py::arg("variance_reduction"), py::arg("evaluator"), py::arg("luck_evaluator"),
-      py::arg("time_limit") = 0.0,
+      py::arg("eliminate") = 0.0, py::arg("time_limit") = 0.0,
       "A roll's plays rolled out cubefully on common dice (cubeful_rollout.h's cubeful_rollout_plays): (a list of "
       "_cubeful_rollout's tuples, for the side that plays, one per play in order; the K x K standard errors of "
       "their equities' differences). Releases the GIL; Ctrl-C: KeyboardInterrupt; time_limit: TimeoutError.");

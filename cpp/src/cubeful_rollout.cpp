@@ -373,8 +373,9 @@ CubefulRolloutDecision combine_cubeful_rollout_decision(const Position& pos, con
 
 CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules, Player mover,
                                          const std::vector<Play>& plays, const Evaluator& ev,
-                                         const CubefulRolloutOptions& opt) {
+                                         const CubefulRolloutOptions& opt, double eliminate) {
   check_options(pos, rules, opt);
+  check_eliminate(eliminate);
   if (plays.empty()) throw std::invalid_argument("no plays to roll out");
   if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
     throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
@@ -404,7 +405,7 @@ CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules
   }
   const bool money = opt.match.money();
   const PairedTrials t = reduce_paired_trials(
-      plays.size(), opt.rollout, 0, [&](std::size_t k, std::int64_t i, double (&x)[RolloutMoments::kFields]) {
+      plays.size(), opt.rollout, 0, eliminate, [&](std::size_t k, std::int64_t i, double (&x)[RolloutMoments::kFields]) {
         if (!cand[k].trials) {
           x[0] = cand[k].ended;
           return false;

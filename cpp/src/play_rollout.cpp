@@ -14,8 +14,9 @@ namespace {
 constexpr int kFields = RolloutMoments::kFields;
 constexpr int kEquity = kFields - 1;
 // Trials played between two reductions: memory stays flat (chunk x candidates values) and the
-// result does not depend on it (the reduction is in trial order either way).
-constexpr std::int64_t kChunkTrials = 256;
+// result does not depend on it (the reduction is in trial order either way). Eliminations happen
+// between chunks: a whole block, so a candidate keeps whole strata of first rolls.
+constexpr std::int64_t kChunkTrials = kRolloutBlock;
 
 // The values of a trial seen by the other side, field by field (eval.h's Probabilities::inverted,
 // which is affine, so it applies to luck-adjusted values as to probabilities).
@@ -30,26 +31,37 @@ void invert(double (&x)[kFields]) {
   x[kEquity] = -x[kEquity];
 }
 
-// Welford's running mean and sum of squared deviations of one difference.
+// Welford's running mean and sum of squared deviations of one value (a candidate's, or the
+// difference of two candidates' over their common trials).
 struct Running {
+  std::int64_t n = 0;
   double mean = 0, m2 = 0;
-  void add(double x, double n) {
+  void add(double x) {
+    ++n;
     const double d = x - mean;
-    mean += d / n;
+    mean += d / static_cast<double>(n);
     m2 += d * (x - mean);
+  }
+  // The standard error of the mean: sample standard deviation / sqrt(n); 0 below two values.
+  double std_error() const {
+    if (n < 2) return 0.0;
+    return std::sqrt(m2 / static_cast<double>(n - 1) / static_cast<double>(n));
   }
 };
 
 }  // namespace
 
-PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired,
+PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired, double eliminate,
                                   const CandidateTrial& trial) {
   const std::size_t K = candidates;
-  const auto k_count = static_cast<std::int64_t>(K);
   const std::size_t blocks = static_cast<std::size_t>((opt.trials + kRolloutBlock - 1) / kRolloutBlock);
   PairedTrials out;
   out.blocks.assign(K, std::vector<RolloutMoments>(blocks));
-  std::vector<Running> diff(K * (K - 1) / 2);  // pairs a < b, row by row
+  std::vector<Running> mean(K);                // of field `paired`, for the elimination
+  std::vector<Running> diff(K * (K - 1) / 2);  // pairs a < b, row by row, over their common trials
+  auto pair = [K](std::size_t a, std::size_t b) { return a * (2 * K - a - 1) / 2 + (b - a - 1); };  // a < b
+  std::vector<std::size_t> active(K);
+  for (std::size_t k = 0; k < K; ++k) active[k] = k;
   struct Values {
     double x[kFields];
     bool truncated;
@@ -57,37 +69,55 @@ PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& 
   std::vector<Values> chunk;
   for (std::int64_t done = 0; done < opt.trials; done += kChunkTrials) {
     const std::int64_t n = std::min(kChunkTrials, opt.trials - done);
-    chunk.assign(static_cast<std::size_t>(n * k_count), Values{});
-    parallel_for(n * k_count, opt.threads, [&](std::int64_t item) {
+    const auto A = static_cast<std::int64_t>(active.size());
+    chunk.assign(static_cast<std::size_t>(n * A), Values{});
+    parallel_for(n * A, opt.threads, [&](std::int64_t item) {
       Values& v = chunk[static_cast<std::size_t>(item)];
-      v.truncated = trial(static_cast<std::size_t>(item % k_count), done + item / k_count, v.x);
+      v.truncated = trial(active[static_cast<std::size_t>(item % A)], done + item / A, v.x);
     });
     for (std::int64_t j = 0; j < n; ++j) {
-      const Values* row = &chunk[static_cast<std::size_t>(j * k_count)];
+      const Values* row = &chunk[static_cast<std::size_t>(j * A)];
       const auto block = static_cast<std::size_t>((done + j) / kRolloutBlock);
-      for (std::size_t k = 0; k < K; ++k) out.blocks[k][block].add(row[k].x, row[k].truncated ? 1 : 0);
-      const auto count = static_cast<double>(done + j + 1);
-      std::size_t p = 0;
-      for (std::size_t a = 0; a < K; ++a)
-        for (std::size_t b = a + 1; b < K; ++b) diff[p++].add(row[a].x[paired] - row[b].x[paired], count);
+      for (std::size_t a = 0; a < active.size(); ++a) {
+        const std::size_t k = active[a];
+        out.blocks[k][block].add(row[a].x, row[a].truncated ? 1 : 0);
+        mean[k].add(row[a].x[paired]);
+        for (std::size_t b = a + 1; b < active.size(); ++b) diff[pair(k, active[b])].add(row[a].x[paired] - row[b].x[paired]);
+      }
+    }
+    // Elimination, between chunks (whole strata of first rolls): a play that trails the leader by
+    // more than `eliminate` standard errors of their paired difference is rolled out no further.
+    if (eliminate > 0 && active.size() > 1 && done + n < opt.trials) {
+      std::size_t lead = active[0];
+      for (std::size_t k : active)
+        if (mean[k].mean > mean[lead].mean) lead = k;
+      std::vector<std::size_t> kept;
+      for (std::size_t k : active) {
+        const Running& d = diff[k < lead ? pair(k, lead) : pair(lead, k)];
+        const double gap = mean[lead].mean - mean[k].mean;
+        if (k == lead || !(gap > eliminate * d.std_error())) kept.push_back(k);
+      }
+      active = std::move(kept);
+      if (active.size() == 1) break;  // the question is answered: the leader stops too
     }
   }
   out.difference_std_error.assign(K * K, 0.0);
-  if (opt.trials > 1) {
-    const auto n = static_cast<double>(opt.trials);
-    std::size_t p = 0;
-    for (std::size_t a = 0; a < K; ++a)
-      for (std::size_t b = a + 1; b < K; ++b) {
-        const double se = std::sqrt(diff[p++].m2 / (n - 1) / n);
-        out.difference_std_error[a * K + b] = out.difference_std_error[b * K + a] = se;
-      }
-  }
+  for (std::size_t a = 0; a < K; ++a)
+    for (std::size_t b = a + 1; b < K; ++b)
+      out.difference_std_error[a * K + b] = out.difference_std_error[b * K + a] = diff[pair(a, b)].std_error();
   return out;
 }
 
+void check_eliminate(double eliminate) {
+  if (!(eliminate >= 0 && eliminate <= kMaxEliminate))
+    throw std::invalid_argument("eliminate must be 0 (off) .. " + std::to_string(static_cast<int>(kMaxEliminate)) +
+                                " standard errors");
+}
+
 PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
-                          const Evaluator& ev, const RolloutOptions& opt) {
+                          const Evaluator& ev, const RolloutOptions& opt, double eliminate) {
   check_rollout_options(pos, rules, opt);
+  check_eliminate(eliminate);
   if (plays.empty()) throw std::invalid_argument("no plays to roll out");
   if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
     throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
@@ -105,8 +135,8 @@ PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::ve
     cand[k].ended = step.outcome.has_value();
     if (step.outcome) rollout_fields(terminal_probabilities(*step.outcome, kWhite), cand[k].outcome);
   }
-  const PairedTrials t =
-      reduce_paired_trials(plays.size(), opt, kEquity, [&](std::size_t k, std::int64_t i, double (&x)[kFields]) {
+  const PairedTrials t = reduce_paired_trials(
+      plays.size(), opt, kEquity, eliminate, [&](std::size_t k, std::int64_t i, double (&x)[kFields]) {
         if (cand[k].ended) {
           std::copy(cand[k].outcome, cand[k].outcome + kFields, x);
           return false;

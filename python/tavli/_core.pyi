@@ -27,6 +27,7 @@ MAX_MATCHES: int
 MAX_MATCH_TARGET: int
 MAX_ROLLOUT_TRIALS: int
 MAX_ROLLOUT_PLAYS: int
+MAX_ELIMINATE: float
 
 # What a search, a rollout or a player runs on at its leaves (None: the heuristic evaluator).
 _Evaluator = NeuralEvaluator | NetSuite | ClassNetEvaluator | RaceDbEvaluator | None
@@ -305,6 +306,7 @@ def _rollout_plays(
     variance_reduction: bool,
     evaluator: _Evaluator,
     luck_evaluator: _Evaluator | str,  # None: the player's own lookahead; "heuristic"
+    eliminate: float = 0.0,
     time_limit: float = 0.0,
 ) -> tuple[list[tuple[_Probs, float, _Probs, float, int, int]], npt.NDArray[np.float64]]: ...
 
@@ -326,7 +328,8 @@ def _cubeful_rollout_decision(
 def _cubeful_rollout_plays(
     board: Board, plays: Sequence[Play], cube: CubeState, match: MatchState, met: MatchEquityTable, trials: int,
     kind: str, plies: int, filters: list[tuple[int, int, float]], truncate: int, seed: int, threads: int,
-    stratify: bool, variance_reduction: bool, evaluator: Any, luck_evaluator: Any, time_limit: float = 0.0,
+    stratify: bool, variance_reduction: bool, evaluator: Any, luck_evaluator: Any, eliminate: float = 0.0,
+    time_limit: float = 0.0,
 ) -> tuple[list[_CubefulValue], npt.NDArray[np.float64]]: ...
 def _cubeful_rollout_blocks(
     board: Board, decision: bool, first: int, count: int, cube: CubeState, match: MatchState, met: MatchEquityTable,

@@ -419,7 +419,11 @@ class Board(_core.Board):
         `match` (a tavli.MatchState; `met` its table): cubefully, the players handling the cube
         and the other side free to double before his first roll, each play's value a
         tavli.cube_rollout.CubefulRollout (money per unit of the cube, match EMG and MWC).
-        Releases the GIL; Ctrl-C stops it (KeyboardInterrupt), and so does `time_limit`
+        `eliminate` (standard errors, None: off): after every 144 trials, a play whose equity
+        trails the leader's by more than that many standard errors of their paired difference is
+        rolled out no further, and once one play is left the rollout stops (each result keeps the
+        trials it played: `rollout.trials`), as GNU Backgammon stops rolling out moves that are
+        clearly worse. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt), and so does `time_limit`
         (TimeoutError)."""
         from .play_rollout import rollout_plays
 

@@ -34,17 +34,18 @@ def rollout_plays(board: "Board", dice: Dice, candidates: Any, trials: Any, play
     kw = with_defaults("Board.rollout_plays", kwargs, PLAY_ROLLOUT_DEFAULTS)
     time_limit = time_limit_arg(kw.pop("time_limit"))
     met = kw.pop("met")
+    eliminate = eliminate_arg(kw.pop("eliminate"))
     d = parse_dice(dice)
     rollouts: list[Rollout | CubefulRollout]
     if cube is not None or match is not None or met is not None:
         cubeful = cube_rollout_args(board, cube, match, met, trials, player, kw)
         plays = _candidates(board, d, candidates, cubeful[CUBEFUL_EVALUATOR])
-        values, se = _core._cubeful_rollout_plays(board, plays, *cubeful, time_limit=time_limit)
+        values, se = _core._cubeful_rollout_plays(board, plays, *cubeful, eliminate=eliminate, time_limit=time_limit)
         rollouts = [CubefulRollout(*v, cube=cubeful[0], match=cubeful[1]) for v in values]
     else:
         cubeless = check_rollout_args(board, trials, player, **kw)
         plays = _candidates(board, d, candidates, cubeless[9])
-        results, se = _core._rollout_plays(board, plays, *cubeless, time_limit=time_limit)
+        results, se = _core._rollout_plays(board, plays, *cubeless, eliminate=eliminate, time_limit=time_limit)
         rollouts = [Rollout(Probabilities(*r[0]), r[1], Probabilities(*r[2]), r[3], r[4], r[5]) for r in results]
     order = sorted(range(len(plays)), key=lambda k: -rollouts[k].equity)  # stable: ties keep the given order
     best = order[0]
@@ -52,6 +53,16 @@ def rollout_plays(board: "Board", dice: Dice, candidates: Any, trials: Any, play
         [RolledOutPlay(plays[k], rollouts[k], rollouts[k].equity - rollouts[best].equity, float(se[k, best]))
          for k in order],
         [[float(se[a, b]) for b in order] for a in order])
+
+
+def eliminate_arg(value: Any) -> float:
+    """`eliminate` as the core takes it: None (off) -> 0, else standard errors in (0, MAX_ELIMINATE]."""
+    if value is None:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= _core.MAX_ELIMINATE:
+        raise ValueError(f"eliminate must be None (off) or standard errors in (0, {_core.MAX_ELIMINATE:g}], "
+                         f"got {value!r}")
+    return float(value)
 
 
 def _candidates(board: "Board", dice: tuple[int, int], candidates: Any, evaluator: Any) -> list[_core.Play]:

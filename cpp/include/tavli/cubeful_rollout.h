@@ -98,10 +98,10 @@ CubefulRolloutValue cubeful_rollout(const Position& pos, const Rules& rules, Pla
 CubefulRolloutDecision cubeful_rollout_decision(const Position& pos, const Rules& rules, Player mover,
                                                 const Evaluator& ev, const CubefulRolloutOptions& opt);
 // The plays (legal plays of `pos` for one roll, at most kMaxRolloutPlays, as rollout_plays takes
-// them) rolled out as described above.
+// them) rolled out as described above; `eliminate` as rollout_plays' (on the equities).
 CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules, Player mover,
                                          const std::vector<Play>& plays, const Evaluator& ev,
-                                         const CubefulRolloutOptions& opt);
+                                         const CubefulRolloutOptions& opt, double eliminate = 0);
 
 // Trials first .. first + count - 1 (first a multiple of kRolloutBlock, first + count <=
 // opt.rollout.trials) of the position rollout (`decision` false) or the cube decision rollout

@@ -18,6 +18,15 @@
 // candidate in rollout.h's blocks), so the result does not depend on the thread count. No shards:
 // a play rollout is one machine's work (labelling many decisions spreads the decisions instead).
 //
+// Elimination (`eliminate` > 0; GNU Backgammon stops rolling out moves that are clearly worse the
+// same way): after each block of kRolloutBlock trials (whole strata of first rolls), every play
+// whose mean equity trails the leader's by more than `eliminate` standard errors of their paired
+// difference is rolled out no further, and once one play is left the rollout stops (the question
+// is answered). A result keeps the trials it played (its `trials`), an unbiased estimate with a
+// larger error; each pair's difference error is over their common trials.
+// The decisions depend on the trials' values alone, so the result still does not depend on the
+// thread count.
+//
 // Cubeful play rollouts (cubeful_rollout.h's cubeful_rollout_plays) pair their trials the same way
 // (reduce_paired_trials below).
 #pragma once
@@ -31,6 +40,7 @@
 namespace tavli {
 
 constexpr int kMaxRolloutPlays = 1024;  // candidates of one call (a roll has at most a few hundred)
+constexpr double kMaxEliminate = 100;   // standard errors; 0 turns the elimination off
 
 // Trial i of candidate k: its values in RolloutMoments' field order; returns whether it was truncated.
 using CandidateTrial = std::function<bool(std::size_t k, std::int64_t i, double (&x)[RolloutMoments::kFields])>;
@@ -41,11 +51,15 @@ struct PairedTrials {
 };
 
 // Runs trial(k, i, x) for the `candidates` candidates and trials 0 .. opt.trials - 1 on
-// opt.threads threads, a chunk of trials at a time, and reduces them in trial order: each
-// candidate's values into its blocks, each pair's differences of field `paired` into their
-// standard error. No option checks (the callers make them).
-PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired,
+// opt.threads threads, a block of trials at a time, and reduces them in trial order: each
+// candidate's values into its blocks, each pair's differences of field `paired` (the larger the
+// better) into their standard error; `eliminate` > 0 drops trailing candidates as above. No option
+// checks (the callers make them: check_eliminate).
+PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired, double eliminate,
                                   const CandidateTrial& trial);
+
+// std::invalid_argument unless 0 <= eliminate <= kMaxEliminate.
+void check_eliminate(double eliminate);
 
 struct PlayRollout {
   std::vector<RolloutResult> plays;  // in the order given, for the side that plays
@@ -54,9 +68,9 @@ struct PlayRollout {
   std::vector<double> difference_std_error;
 };
 
-// Throws std::invalid_argument for bad options (check_rollout_options), no plays or more than
-// kMaxRolloutPlays; the plays must be legal plays of `pos` (mover-relative) for one roll.
+// Throws std::invalid_argument for bad options (check_rollout_options, check_eliminate), no plays
+// or more than kMaxRolloutPlays; the plays must be legal plays of `pos` (mover-relative) for one roll.
 PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
-                          const Evaluator& ev, const RolloutOptions& opt);
+                          const Evaluator& ev, const RolloutOptions& opt, double eliminate = 0);
 
 }  // namespace tavli

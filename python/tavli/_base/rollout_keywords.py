@@ -28,11 +28,12 @@ class RolloutRunKeywords(RolloutKeywords, total=False):
 
 
 class PlayRolloutKeywords(RolloutKeywords, total=False):
-    """Board.rollout_plays': a time limit (one machine's work: no shards), and the match equity
-    table of a cubeful one."""
+    """Board.rollout_plays': a time limit (one machine's work: no shards), the match equity table
+    of a cubeful one, and the elimination of trailing plays."""
 
     time_limit: float | None
     met: Any
+    eliminate: float | None
 
 
 class BoardRolloutKeywords(RolloutRunKeywords, total=False):
@@ -45,7 +46,7 @@ ROLLOUT_DEFAULTS: dict[str, Any] = {"truncate": None, "seed": 0, "threads": 1, "
                                     "variance_reduction": False, "luck_evaluator": None}
 RUN_DEFAULTS: dict[str, Any] = {**ROLLOUT_DEFAULTS, "time_limit": None, "backend": "local", "ray_address": None}
 BOARD_DEFAULTS: dict[str, Any] = {**RUN_DEFAULTS, "met": None}
-PLAY_ROLLOUT_DEFAULTS: dict[str, Any] = {**ROLLOUT_DEFAULTS, "time_limit": None, "met": None}
+PLAY_ROLLOUT_DEFAULTS: dict[str, Any] = {**ROLLOUT_DEFAULTS, "time_limit": None, "met": None, "eliminate": None}
 # Each set of defaults names exactly its TypedDict's keys (a key added to one and not the other fails here).
 assert set(ROLLOUT_DEFAULTS) == RolloutKeywords.__optional_keys__
 assert set(RUN_DEFAULTS) == RolloutRunKeywords.__optional_keys__

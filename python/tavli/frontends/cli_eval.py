@@ -117,7 +117,7 @@ def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]
     t0 = time.perf_counter()
     try:
         r = board.rollout_plays(args.dice, None if args.all else args.candidates, cube=cube, match=match,
-                                time_limit=args.time_limit or None, **settings)
+                                eliminate=args.eliminate, time_limit=args.time_limit or None, **settings)
     except TimeoutError:
         print(f"play rollout stopped by the time limit ({args.time_limit:g} s): no result")
         return 1
@@ -126,7 +126,9 @@ def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]
         return 130
     dt = time.perf_counter() - t0
     d1, d2 = args.dice
-    print(f"rollout of {len(r)} play{'s' if len(r) != 1 else ''} of {d1}-{d2}: {r.best.rollout.trials:,} trials each "
+    trials = f"{args.trials:,} trials each" if args.eliminate is None else \
+        f"up to {args.trials:,} trials each (plays trailing by {args.eliminate:g} standard errors eliminated)"
+    print(f"rollout of {len(r)} play{'s' if len(r) != 1 else ''} of {d1}-{d2}: {trials} "
           f"on the same dice, {args.player} on both sides{' handling the cube' if cube is not None else ''}, "
           f"seed {args.seed}, {'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
           f"{_reduction(args)}{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
@@ -138,16 +140,17 @@ def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]
                f"{', Crawford' if match.crawford else ''}: equity in EMG"))
         heads = [] if match.money else ["MWC"]
     print(f"    {'':<4}{'play':<28}" + "".join(f"{h:>7}" for h in heads) +
-          f"{'equity':>9}{'95% +-':>8}{'v best':>9}{'95% +-':>8}")
+          f"{'equity':>9}{'95% +-':>8}{'v best':>9}{'95% +-':>8}" + ("  trials" if args.eliminate is not None else ""))
     for k, p in enumerate(r, 1):
         ro = p.rollout
         if cube is None:
             cols = [ro.probabilities.win, ro.probabilities.win_double, ro.probabilities.lose_double]
         else:
             cols = [] if ro.mwc is None else [ro.mwc]
-        diff = f"{p.difference:+9.3f}{Z95 * p.difference_std_error:8.3f}" if k > 1 else ""
-        print(f"    {k:<4}{p.play!s:<28}" + "".join(f"{c:7.3f}" for c in cols) +
-              f"{p.equity:+9.3f}{Z95 * ro.equity_std_error:8.3f}{diff}")
+        diff = f"{p.difference:+9.3f}{Z95 * p.difference_std_error:8.3f}" if k > 1 else f"{'':17}"
+        played = f"{ro.trials:8,}" if args.eliminate is not None else ""
+        print((f"    {k:<4}{p.play!s:<28}" + "".join(f"{c:7.3f}" for c in cols) +
+               f"{p.equity:+9.3f}{Z95 * ro.equity_std_error:8.3f}{diff}{played}").rstrip())
     return 0
 
 
@@ -163,9 +166,12 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     state = cube_and_match(args, board, pos.cube, pos.match)
     settings = _rollout_settings(args, board)
     if args.dice is not None:
+        from ..play_rollout import eliminate_arg
+
+        eliminate_arg(args.eliminate)  # checked before anything is printed
         return _play_rollout(args, board, settings, state)
-    if args.all or args.candidates != 5:
-        raise ValueError("--candidates and --all choose the plays of --dice: give the roll")
+    if args.all or args.candidates != 5 or args.eliminate is not None:
+        raise ValueError("--candidates, --all and --eliminate are for the plays of --dice: give the roll")
     if state is not None:
         return _cubeful_rollout(args, board, state[0], state[1], settings)
     print(board)

@@ -114,6 +114,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--candidates", type=cli_args.int_in(1, 1024), default=5,
                    help="with --dice: the plays rolled out, the best N by a 0-ply analysis (default 5)")
     p.add_argument("--all", action="store_true", help="with --dice: roll out every legal play")
+    p.add_argument("--eliminate", type=float, metavar="Z",
+                   help="with --dice: after every 144 trials stop rolling out a play that trails the leader by more "
+                        "than Z standard errors of their difference (and stop when one is left)")
     _progress(p, "trials")
     _cube(p, "with any of these flags (or a position that carries the cube) a cubeful rollout of the cube "
              "decision: No double and Double/take on the same dice")

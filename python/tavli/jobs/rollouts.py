@@ -117,6 +117,7 @@ def rollout_plays_data(
     stratify: bool = True,
     variance_reduction: bool = False,
     luck_evaluator: Any = None,
+    eliminate: float | None = None,
     progress: Callable[[int, int], Any] | bool | None = None,
     backend: str = "local",
     ray_address: str | None = None,
@@ -132,7 +133,8 @@ def rollout_plays_data(
     probabilities (M, 7) float32, equity (M,) float64, std_errors (M, 7) float32 and
     equity_std_error (M,) float64 for the side that played; difference (M,) float64, the equity
     less its decision's best, and difference_std_error (M,) float64, from the paired trials; and
-    truncated (M,) int64. The rollout keywords are Board.rollout's. `backend="ray"`: the same
+    truncated (M,) int64. The rollout keywords are Board.rollout's, `eliminate`
+    Board.rollout_plays' (an eliminated play's values have fewer trials). `backend="ray"`: the same
     arrays from a Ray cluster (tavli.distributed.rollout_plays_data)."""
     rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
                                "stratify": require_bool("stratify", stratify),
@@ -140,18 +142,22 @@ def rollout_plays_data(
                                "luck_evaluator": luck_evaluator}
     if backend_arg(backend, ray_address) == "ray":
         return rollout_plays_data_on_ray(positions, dice, variant, candidates, trials, player, progress=progress,
-                                         address=ray_address, **rollout, **options)
-    rows, rolls = checked_decisions(positions, dice, variant, candidates, trials, player, rollout, options)
+                                         address=ray_address, eliminate=eliminate, **rollout, **options)
+    rows, rolls = checked_decisions(positions, dice, variant, candidates, trials, player, rollout, options, eliminate)
     return _rollout_decisions(rows, rolls, 0, variant, candidates, trials, player, rollout, options,
-                              reporter(progress, "decisions"))
+                              reporter(progress, "decisions"), eliminate)
 
 
 def checked_decisions(positions: Any, dice: Any, variant: str, candidates: Any, trials: Any, player: Any,
-                      rollout: dict[str, Any], options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+                      rollout: dict[str, Any], options: dict[str, Any],
+                      eliminate: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """The rows (checked_rows) and the dice as a (N, 2) int64 array of rolls 1..6, and `candidates`
-    valid: ValueError naming the first problem."""
+    and `eliminate` valid: ValueError naming the first problem."""
+    from ..play_rollout import eliminate_arg
+
     if candidates is not None:
         int_arg("candidates", candidates, 1, _core.MAX_ROLLOUT_PLAYS)
+    eliminate_arg(eliminate)
     rows = checked_rows(positions, variant, trials, player, rollout, options)
     rolls = as_int_array(dice, "dice", "int64")
     if rolls.shape != (len(rows), 2):
@@ -169,13 +175,14 @@ _PLAY_FIELDS: dict[str, tuple[tuple[int, ...], Any]] = {
 
 def _rollout_decisions(rows: np.ndarray, rolls: np.ndarray, first: int, variant: str, candidates: int | None,
                        trials: Any, player: Any, rollout: dict[str, Any], options: dict[str, Any],
-                       progress: Callable[[int, int], Any] | None = None) -> dict[str, np.ndarray]:
+                       progress: Callable[[int, int], Any] | None = None,
+                       eliminate: float | None = None) -> dict[str, np.ndarray]:
     """Decisions first, first + 1, ... of a run (seeds derived from their index in the run)."""
     counts = np.zeros(len(rows), np.int64)
     per_play: dict[str, list[Any]] = {k: [] for k in _PLAY_FIELDS}
     for k, (row, roll) in enumerate(zip(rows, rolls)):
         board = Board.from_array(row, variant, **options)
-        r = board.rollout_plays((int(roll[0]), int(roll[1])), candidates, trials, player,
+        r = board.rollout_plays((int(roll[0]), int(roll[1])), candidates, trials, player, eliminate=eliminate,
                                 **{**rollout, "seed": _core.Rng.derive(int(rollout["seed"]), first + k)})
         counts[k] = len(r)
         for p in r:
