@@ -1,6 +1,7 @@
 """Rollouts of a roll's plays on common dice (Board.rollout_plays, play_rollout.h): what one costs
 against rolling out each candidate's result alone with the same options, how it scales from one
-thread to two, and how much the pairing shrinks the error of a difference.
+thread to two, how much the pairing shrinks the error of a difference, and what the elimination of
+trailing plays saves.
 
 Run: python -m pytest bench/test_bench_play_rollout.py --benchmark-only -p no:cacheprovider
 
@@ -73,3 +74,30 @@ def test_each_result_alone(benchmark, decisions):
         return
     record_median(name("each result alone"), benchmark, DECISIONS, "ms")
     ratio("play rollout time / each result alone's", name("1 thread"), name("each result alone"))
+
+
+@pytest.mark.parametrize("eliminate", [None, 3.0])
+def test_elimination(benchmark, decisions, eliminate):
+    """288 trials (two blocks of 144) of the same candidates, all of them or with the plays more
+    than 3 standard errors behind after the first block eliminated: the time it saves, and how
+    often it keeps the full rollout's best play (recorded as a ratio of decisions)."""
+    kw = {**OPTIONS, "trials": 288, "eliminate": eliminate}
+    some = decisions[:2]  # long rounds: two decisions
+
+    def run():
+        return [b.rollout_plays(d, CANDIDATES, seed=k, **kw) for k, (b, d) in enumerate(some)]
+
+    results = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
+    if benchmark.stats is None:
+        return
+    label = "288 trials, " + ("every play to the end" if eliminate is None else f"eliminate {eliminate:g}")
+    record_median(name(label), benchmark, len(some), "ms")
+    BEST[eliminate] = [str(r.best.play) for r in results]
+    if len(BEST) == 2:
+        ratio("elimination: speed / every play to the end", name("288 trials, every play to the end"),
+              name(label))
+        record_ratio("elimination: the same best play (share of decisions)",
+                     float(np.mean([a == b for a, b in zip(BEST[None], BEST[3.0])])))
+
+
+BEST: dict[float | None, list[str]] = {}
