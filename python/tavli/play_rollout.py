@@ -11,24 +11,21 @@ Board.rollout_plays is the entry point; this module checks the arguments and con
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from . import _core
 from ._base.args import int_arg
 from ._base.deadline import time_limit_arg
 from ._base.dice import Dice, parse_dice
 from ._base.rollout_keywords import PLAY_ROLLOUT_DEFAULTS, with_defaults
-from .board import check_rollout_args
+from .board import Board, check_rollout_args
 from .cube_rollout import _EVALUATOR as CUBEFUL_EVALUATOR
 from .cube_rollout import CubefulRollout
 from .cube_rollout import _args as cube_rollout_args
 from .results import PlayRollouts, Probabilities, RolledOutPlay, Rollout
 
-if TYPE_CHECKING:
-    from .board import Board
 
-
-def rollout_plays(board: "Board", dice: Dice, candidates: Any, trials: Any, player: Any, cube: Any, match: Any,
+def rollout_plays(board: Board, dice: Dice, candidates: Any, trials: Any, player: Any, cube: Any, match: Any,
                   kwargs: dict[str, Any]) -> PlayRollouts:
     """Board.rollout_plays (its docstring says what each argument means)."""
     kw = with_defaults("Board.rollout_plays", kwargs, PLAY_ROLLOUT_DEFAULTS)
@@ -65,7 +62,7 @@ def eliminate_arg(value: Any) -> float:
     return float(value)
 
 
-def _candidates(board: "Board", dice: tuple[int, int], candidates: Any, evaluator: Any) -> list[_core.Play]:
+def _candidates(board: Board, dice: tuple[int, int], candidates: Any, evaluator: Any) -> list[_core.Play]:
     """The plays to roll out: the best N by a 0-ply cubeless analysis with `evaluator` (the core's),
     the plays given (checked to be Play objects of this roll; the core checks that they are legal
     here), or every play."""
