@@ -151,8 +151,9 @@ void def_cubeful(py::module_& m, const char* name,
       py::arg("luck_evaluator"), py::arg("time_limit") = 0.0, doc);
 }
 // The plays a caller gave, each checked to be a legal play of the board for one and the same roll
-// (as Board.push checks a play), or IllegalMove.
+// (as Board.push checks a play), or IllegalMove (a finished game has none).
 std::vector<Play> legal_plays_of(const Game& g, const py::sequence& given) {
+  if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
   std::vector<Play> plays;
   plays.reserve(given.size());
   Dice roll{};
@@ -174,6 +175,13 @@ std::vector<Play> legal_plays_of(const Game& g, const py::sequence& given) {
     plays.push_back(legal);
   }
   return plays;
+}
+
+// A play rollout's K x K standard errors of the differences (row-major) as a numpy array.
+py::array_t<double> difference_matrix(const std::vector<double>& se, std::size_t k) {
+  py::array_t<double> out({static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(k)});
+  std::copy(se.begin(), se.end(), out.mutable_data());
+  return out;
 }
 
 }  // namespace
@@ -210,16 +218,12 @@ void bind_rollout(py::module_& m) {
                                                    variance_reduction, luck_evaluator);
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
-        if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
         const std::vector<Play> plays = legal_plays_of(g, given);
         const PlayRollout r = tavli_bindings::run_stoppable(
             time_limit, [&] { return rollout_plays(g.position(), g.rules(), plays, ev, opt, eliminate); });
         py::list results;
         for (const RolloutResult& one : r.plays) results.append(result_tuple(one));
-        const auto k = static_cast<py::ssize_t>(plays.size());
-        py::array_t<double> se({k, k});
-        std::copy(r.difference_std_error.begin(), r.difference_std_error.end(), se.mutable_data());
-        return py::make_tuple(results, se);
+        return py::make_tuple(results, difference_matrix(r.difference_std_error, plays.size()));
       },
       py::arg("board"), py::arg("plays"), py::arg("trials"), py::arg("kind"), py::arg("plies"), py::arg("filters"),
       py::arg("truncate"), py::arg("seed"), py::arg("threads"), py::arg("stratify"), py::arg("variance_reduction"),
@@ -279,17 +283,13 @@ void bind_rollout(py::module_& m) {
                             luck_evaluator));
         std::shared_ptr<const Evaluator> keep;
         const Evaluator& ev = tavli_bindings::evaluator_arg(evaluator, g.rules(), keep);
-        if (g.outcome()) throw IllegalMove("the game is over: there are no legal plays");
         const std::vector<Play> plays = legal_plays_of(g, given);
         const CubefulPlayRollout r = tavli_bindings::run_stoppable(time_limit, [&] {
           return cubeful_rollout_plays(g.position(), g.rules(), g.turn(), plays, ev, opt, eliminate);
         });
         py::list results;
         for (const CubefulRolloutValue& one : r.plays) results.append(value_tuple(one));
-        const auto k = static_cast<py::ssize_t>(plays.size());
-        py::array_t<double> se({k, k});
-        std::copy(r.difference_std_error.begin(), r.difference_std_error.end(), se.mutable_data());
-        return py::make_tuple(results, se);
+        return py::make_tuple(results, difference_matrix(r.difference_std_error, plays.size()));
       },
       py::arg("board"), py::arg("plays"), py::arg("cube"), py::arg("match"), py::arg("met"), py::arg("trials"),
       py::arg("kind"), py::arg("plies"), py::arg("filters"), py::arg("truncate"), py::arg("seed"), py::arg("threads"),
