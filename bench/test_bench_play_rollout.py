@@ -47,7 +47,8 @@ def name(kind: str) -> str:
 @pytest.mark.parametrize("threads", [1, 2])
 def test_play_rollout(benchmark, decisions, threads):
     def run():
-        return [b.rollout_plays(d, CANDIDATES, seed=k, threads=threads, **OPTIONS) for k, (b, d) in enumerate(decisions)]
+        return [b.rollout_plays(d, CANDIDATES, seed=k, threads=threads, **OPTIONS)
+                for k, (b, d) in enumerate(decisions)]
 
     results = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
     if benchmark.stats is None:
@@ -55,7 +56,8 @@ def test_play_rollout(benchmark, decisions, threads):
     record_median(name(f"{threads} thread{'s' if threads > 1 else ''}"), benchmark, DECISIONS, "ms")
     if threads == 1:
         paired = [p.difference_std_error ** 2 for r in results for p in r[1:]]
-        unpaired = [r[0].rollout.equity_std_error ** 2 + p.rollout.equity_std_error ** 2 for r in results for p in r[1:]]
+        unpaired = [r[0].rollout.equity_std_error ** 2 + p.rollout.equity_std_error ** 2
+                    for r in results for p in r[1:]]
         record_ratio("SE^2 of a difference, paired / unpaired", float(np.mean(paired) / np.mean(unpaired)))
     else:
         ratio("play rollout speed, 2 threads / 1", name("1 thread"), name("2 threads"))
@@ -67,7 +69,8 @@ def test_each_result_alone(benchmark, decisions):
     plays = [[p.play for p in b.analyze(d, 0)[:CANDIDATES]] for b, d in decisions]
 
     def run():
-        return [b.play(p).rollout(seed=k, **OPTIONS) for k, ((b, _), ps) in enumerate(zip(decisions, plays)) for p in ps]
+        return [b.play(p).rollout(seed=k, **OPTIONS)
+                for k, ((b, _), ps) in enumerate(zip(decisions, plays)) for p in ps]
 
     benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
     if benchmark.stats is None:

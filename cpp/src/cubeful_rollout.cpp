@@ -404,8 +404,9 @@ CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules
     }
   }
   const bool money = opt.match.money();
+  using Values = double[RolloutMoments::kFields];
   const PairedTrials t = reduce_paired_trials(
-      plays.size(), opt.rollout, 0, eliminate, [&](std::size_t k, std::int64_t i, double (&x)[RolloutMoments::kFields]) {
+      plays.size(), opt.rollout, 0, eliminate, [&](std::size_t k, std::int64_t i, Values& x) {
         if (!cand[k].trials) {
           x[0] = cand[k].ended;
           return false;

@@ -82,7 +82,8 @@ PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& 
         const std::size_t k = active[a];
         out.blocks[k][block].add(row[a].x, row[a].truncated ? 1 : 0);
         mean[k].add(row[a].x[paired]);
-        for (std::size_t b = a + 1; b < active.size(); ++b) diff[pair(k, active[b])].add(row[a].x[paired] - row[b].x[paired]);
+        for (std::size_t b = a + 1; b < active.size(); ++b)
+          diff[pair(k, active[b])].add(row[a].x[paired] - row[b].x[paired]);
       }
     }
     // Elimination, between chunks (whole strata of first rolls): a play that trails the leader by

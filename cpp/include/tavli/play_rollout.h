@@ -12,7 +12,8 @@
 // sqrt(se_a^2 + se_b^2) by as much as the two games share their luck: much in quiet positions and
 // races, little in contact after the luck adjustment (0.8 times the squared error there:
 // docs/classnets.md, "Stop 42"). It is what tells two plays apart. With variance reduction each
-// candidate's trial counts its own luck (rollout_luck.h). A play that ends the game has its outcome as every trial's value (standard errors 0).
+// candidate's trial counts its own luck (rollout_luck.h). A play that ends the game has its
+// outcome as every trial's value (standard errors 0).
 //
 // The trials run a chunk at a time on opt.threads threads and are reduced in trial order (each
 // candidate in rollout.h's blocks), so the result does not depend on the thread count. No shards:

@@ -1,5 +1,6 @@
 """`tavli eval` (the position before the roll, by search) and `tavli rollout` (by playing it out,
-with a progress bar; or a roll's plays, each played out on the same dice). Both check every argument before they print anything."""
+with a progress bar; or a roll's plays, each played out on the same dice). Both check every
+argument before they print anything."""
 
 from __future__ import annotations
 
