@@ -375,10 +375,7 @@ CubefulPlayRollout cubeful_rollout_plays(const Position& pos, const Rules& rules
                                          const std::vector<Play>& plays, const Evaluator& ev,
                                          const CubefulRolloutOptions& opt, double eliminate) {
   check_options(pos, rules, opt);
-  check_eliminate(eliminate);
-  if (plays.empty()) throw std::invalid_argument("no plays to roll out");
-  if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
-    throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
+  check_play_rollout(plays, eliminate);
   const OrderedEvaluator ordered(ev);
   const CubefulTrials here(pos, rules, mover, ordered, opt);  // the side that plays: its units, finished games
   std::unique_ptr<OrderedEvaluator> ordered_luck;

@@ -31,8 +31,8 @@ void invert(double (&x)[kFields]) {
   x[kEquity] = -x[kEquity];
 }
 
-// Welford's running mean and sum of squared deviations of one value (a candidate's, or the
-// difference of two candidates' over their common trials).
+// Welford's running mean and sum of squared deviations of the difference of two candidates'
+// values over their common trials (RolloutMoments' eight fields a pair would be K^2 times too many).
 struct Running {
   std::int64_t n = 0;
   double mean = 0, m2 = 0;
@@ -57,7 +57,6 @@ PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& 
   const std::size_t blocks = static_cast<std::size_t>((opt.trials + kRolloutBlock - 1) / kRolloutBlock);
   PairedTrials out;
   out.blocks.assign(K, std::vector<RolloutMoments>(blocks));
-  std::vector<Running> mean(K);                // of field `paired`, for the elimination
   std::vector<Running> diff(K * (K - 1) / 2);  // pairs a < b, row by row, over their common trials
   auto pair = [K](std::size_t a, std::size_t b) { return a * (2 * K - a - 1) / 2 + (b - a - 1); };  // a < b
   std::vector<std::size_t> active(K);
@@ -81,7 +80,6 @@ PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& 
       for (std::size_t a = 0; a < active.size(); ++a) {
         const std::size_t k = active[a];
         out.blocks[k][block].add(row[a].x, row[a].truncated ? 1 : 0);
-        mean[k].add(row[a].x[paired]);
         for (std::size_t b = a + 1; b < active.size(); ++b)
           diff[pair(k, active[b])].add(row[a].x[paired] - row[b].x[paired]);
       }
@@ -89,13 +87,15 @@ PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& 
     // Elimination, between chunks (whole strata of first rolls): a play that trails the leader by
     // more than `eliminate` standard errors of their paired difference is rolled out no further.
     if (eliminate > 0 && active.size() > 1 && done + n < opt.trials) {
+      std::vector<double> mean(K);  // of field `paired`, as the result will report it
+      for (std::size_t k : active) mean[k] = fold_blocks(out.blocks[k]).mean[paired];
       std::size_t lead = active[0];
       for (std::size_t k : active)
-        if (mean[k].mean > mean[lead].mean) lead = k;
+        if (mean[k] > mean[lead]) lead = k;
       std::vector<std::size_t> kept;
       for (std::size_t k : active) {
         const Running& d = diff[k < lead ? pair(k, lead) : pair(lead, k)];
-        const double gap = mean[lead].mean - mean[k].mean;
+        const double gap = mean[lead] - mean[k];
         if (k == lead || !(gap > eliminate * d.std_error())) kept.push_back(k);
       }
       active = std::move(kept);
@@ -109,7 +109,10 @@ PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& 
   return out;
 }
 
-void check_eliminate(double eliminate) {
+void check_play_rollout(const std::vector<Play>& plays, double eliminate) {
+  if (plays.empty()) throw std::invalid_argument("no plays to roll out");
+  if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
+    throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
   if (!(eliminate >= 0 && eliminate <= kMaxEliminate))
     throw std::invalid_argument("eliminate must be 0 (off) .. " + std::to_string(static_cast<int>(kMaxEliminate)) +
                                 " standard errors");
@@ -118,10 +121,7 @@ void check_eliminate(double eliminate) {
 PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
                           const Evaluator& ev, const RolloutOptions& opt, double eliminate) {
   check_rollout_options(pos, rules, opt);
-  check_eliminate(eliminate);
-  if (plays.empty()) throw std::invalid_argument("no plays to roll out");
-  if (plays.size() > static_cast<std::size_t>(kMaxRolloutPlays))
-    throw std::invalid_argument("at most " + std::to_string(kMaxRolloutPlays) + " plays a rollout");
+  check_play_rollout(plays, eliminate);
 
   // Each candidate's result, or its outcome's values where the play ends the game.
   struct Candidate {

@@ -60,7 +60,7 @@ void add_luck(const Position& pos, const Rules& rules, const Evaluator& ev, cons
 }  // namespace
 
 bool rollout_trial(const Position& start, const Rules& rules, const Evaluator& ev, const RolloutOptions& opt,
-                std::int64_t i, double (&x)[RolloutMoments::kFields]) {
+                   std::int64_t i, double (&x)[RolloutMoments::kFields]) {
   Rng rng(Rng::derive(opt.seed, static_cast<std::uint64_t>(i)));
   // Per-thread scratch: a generator's tables and a move list are too big to build for every trial.
   MoveGenerator& gen = thread_generator();

@@ -55,12 +55,13 @@ struct PairedTrials {
 // opt.threads threads, a block of trials at a time, and reduces them in trial order: each
 // candidate's values into its blocks, each pair's differences of field `paired` (the larger the
 // better) into their standard error; `eliminate` > 0 drops trailing candidates as above. No option
-// checks (the callers make them: check_eliminate).
+// checks (the callers make them: check_play_rollout).
 PairedTrials reduce_paired_trials(std::size_t candidates, const RolloutOptions& opt, int paired, double eliminate,
                                   const CandidateTrial& trial);
 
-// std::invalid_argument unless 0 <= eliminate <= kMaxEliminate.
-void check_eliminate(double eliminate);
+// std::invalid_argument for no plays, more than kMaxRolloutPlays, or `eliminate` outside
+// 0 .. kMaxEliminate.
+void check_play_rollout(const std::vector<Play>& plays, double eliminate);
 
 struct PlayRollout {
   std::vector<RolloutResult> plays;  // in the order given, for the side that plays
@@ -69,8 +70,8 @@ struct PlayRollout {
   std::vector<double> difference_std_error;
 };
 
-// Throws std::invalid_argument for bad options (check_rollout_options, check_eliminate), no plays
-// or more than kMaxRolloutPlays; the plays must be legal plays of `pos` (mover-relative) for one roll.
+// Throws std::invalid_argument for bad options (check_rollout_options, check_play_rollout); the
+// plays must be legal plays of `pos` (mover-relative) for one roll.
 PlayRollout rollout_plays(const Position& pos, const Rules& rules, const std::vector<Play>& plays,
                           const Evaluator& ev, const RolloutOptions& opt, double eliminate = 0);
 
