@@ -47,15 +47,21 @@ def rollout_data(
     arrays from a Ray cluster (tavli.distributed.rollout_data). (Its rollout keywords are Board.rollout's,
     tavli._base.rollout_keywords.RolloutKeywords, written out here: **options carries the
     variant's options, and a TypedDict with extra keys of any name (PEP 728) is not yet typed.)"""
-    rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
-                               "stratify": require_bool("stratify", stratify),
-                               "variance_reduction": require_bool("variance_reduction", variance_reduction),
-                               "luck_evaluator": luck_evaluator}
+    rollout = _rollout_keywords({"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
+                                 "stratify": stratify, "variance_reduction": variance_reduction,
+                                 "luck_evaluator": luck_evaluator})
     if backend_arg(backend, ray_address) == "ray":
         return rollout_data_on_ray(positions, variant, trials, player, progress=progress, address=ray_address,
                                    **rollout, **options)
     rows = checked_rows(positions, variant, trials, player, rollout, options)
     return _rollout_rows(rows, 0, variant, trials, player, rollout, options, reporter(progress, "positions"))
+
+
+def _rollout_keywords(values: dict[str, Any]) -> dict[str, Any]:
+    """Board.rollout's keywords of a rollout job (ROLLOUT_DEFAULTS' names), its two flags checked
+    here (the others are checked with the rows: check_rollout_args)."""
+    return {**values, "stratify": require_bool("stratify", values["stratify"]),
+            "variance_reduction": require_bool("variance_reduction", values["variance_reduction"])}
 
 
 def checked_rows(positions: Any, variant: str, trials: Any, player: Any, rollout: dict[str, Any],
@@ -136,10 +142,9 @@ def rollout_plays_data(
     truncated (M,) int64. The rollout keywords are Board.rollout's, `eliminate`
     Board.rollout_plays' (an eliminated play's values have fewer trials). `backend="ray"`: the same
     arrays from a Ray cluster (tavli.distributed.rollout_plays_data)."""
-    rollout: dict[str, Any] = {"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
-                               "stratify": require_bool("stratify", stratify),
-                               "variance_reduction": require_bool("variance_reduction", variance_reduction),
-                               "luck_evaluator": luck_evaluator}
+    rollout = _rollout_keywords({"truncate": truncate, "seed": seed, "threads": threads, "evaluator": evaluator,
+                                 "stratify": stratify, "variance_reduction": variance_reduction,
+                                 "luck_evaluator": luck_evaluator})
     if backend_arg(backend, ray_address) == "ray":
         return rollout_plays_data_on_ray(positions, dice, variant, candidates, trials, player, progress=progress,
                                          address=ray_address, eliminate=eliminate, **rollout, **options)
@@ -217,9 +222,7 @@ def rollout_data_on_ray(*args: Any, address: str | None = None, shard: int | Non
     Rng.derive(seed, k), wherever it runs)."""
     kw = on_ray.forwarded(rollout_data, args, kwargs, refused=("backend", "ray_address"), flatten=False)
     positions, progress = kw.pop("positions"), kw.pop("progress")
-    rollout = {name: kw.pop(name) for name in ROLLOUT_DEFAULTS}
-    rollout["stratify"] = require_bool("stratify", rollout["stratify"])
-    rollout["variance_reduction"] = require_bool("variance_reduction", rollout["variance_reduction"])
+    rollout = _rollout_keywords({name: kw.pop(name) for name in ROLLOUT_DEFAULTS})
     job = {**kw, "rollout": rollout}
     rows = checked_rows(positions, **job)
     settings = on_ray.Settings(progress, "positions", address, shard, retries,
@@ -242,9 +245,7 @@ def rollout_plays_data_on_ray(*args: Any, address: str | None = None, shard: int
     Rng.derive(seed, k), wherever it runs)."""
     kw = on_ray.forwarded(rollout_plays_data, args, kwargs, refused=("backend", "ray_address"), flatten=False)
     positions, dice, progress = kw.pop("positions"), kw.pop("dice"), kw.pop("progress")
-    rollout = {name: kw.pop(name) for name in ROLLOUT_DEFAULTS}
-    rollout["stratify"] = require_bool("stratify", rollout["stratify"])
-    rollout["variance_reduction"] = require_bool("variance_reduction", rollout["variance_reduction"])
+    rollout = _rollout_keywords({name: kw.pop(name) for name in ROLLOUT_DEFAULTS})
     job = {**kw, "rollout": rollout}
     rows, rolls = checked_decisions(positions, dice, **job)
     settings = on_ray.Settings(progress, "decisions", address, shard, retries,
