@@ -66,6 +66,13 @@ def _rollout_settings(args: argparse.Namespace, board: Any) -> dict[str, Any]:
     return settings
 
 
+def _cube_and_score(cube: Any, match: Any) -> str:
+    """The heading line of a cubeful rollout: the cube, its owner, money or the match score."""
+    where = "money" if match.money else (f"{match.length}-point match, white {match.score[0]} black "
+                                         f"{match.score[1]}{', Crawford' if match.crawford else ''}")
+    return f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}"
+
+
 def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any, settings: dict[str, Any]) -> int:
     """The cube decision by a cubeful rollout (tavli.cube_rollout.decide): one call, no bar; the
     time limit and Ctrl-C stop it without a result (a partial one would depend on the speed)."""
@@ -80,14 +87,12 @@ def _cubeful_rollout(args: argparse.Namespace, board: Any, cube: Any, match: Any
         print(f"cubeful rollout stopped by the time limit ({args.time_limit:g} s): no result")
         return 1
     dt = time.perf_counter() - t0
-    where = "money" if match.money else (f"{match.length}-point match, white {match.score[0]} black "
-                                         f"{match.score[1]}{', Crawford' if match.crawford else ''}")
     print(f"cubeful rollout: {d.trials:,} trials (each No double and Double/take on the same dice), {args.player} "
           f"on both sides handling the cube, seed {args.seed}, "
           f"{'no truncation' if args.truncate is None else f'truncated after {args.truncate} plies'}, "
           f"{_reduction(args)}"
           f"{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
-    print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, {where}")
+    print(_cube_and_score(cube, match))
     if d.truncated:
         print(f"{d.truncated:,} trials valued by the cubeful search at the truncation")
     def line(label: str, eq: float, se: float | None, mwc: float | None, mwc_se: float | None) -> str:
@@ -135,10 +140,7 @@ def _play_rollout(args: argparse.Namespace, board: Any, settings: dict[str, Any]
           f"{_reduction(args)}{args.threads} thread{'s' if args.threads != 1 else ''}: {dt:.2f} s")
     heads = ["win", "win2", "lose2"]
     if state is not None:
-        print(f"cube {cube.value}{'' if cube.owner is None else ' owned by ' + ('white', 'black')[cube.owner]}, " +
-              ("money: equity per unit of the cube" if match.money else
-               f"{match.length}-point match, white {match.score[0]} black {match.score[1]}"
-               f"{', Crawford' if match.crawford else ''}: equity in EMG"))
+        print(_cube_and_score(cube, match) + (": equity per unit of the cube" if match.money else ": equity in EMG"))
         heads = [] if match.money else ["MWC"]
     print(f"    {'':<4}{'play':<28}" + "".join(f"{h:>7}" for h in heads) +
           f"{'equity':>9}{'95% +-':>8}{'v best':>9}{'95% +-':>8}" + ("  trials" if args.eliminate is not None else ""))
