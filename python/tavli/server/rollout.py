@@ -3,7 +3,8 @@ the roll by playing it out (Board.rollout: seeded, the same for any thread count
 request's CPU budget; a rollout that would not finish in it is refused, never cut short (a partial
 rollout would depend on the machine's speed). With a cube or match field it is a cubeful rollout of
 the cube decision (tavli.cube_rollout.decide); with dice, a rollout of the roll's best plays on the
-same dice (Board.rollout_plays; with a cube or match field, cubefully). This module only converts and bounds the work.
+same dice (Board.rollout_plays; with a cube or match field, cubefully). This module only converts
+and bounds the work.
 """
 
 from __future__ import annotations
@@ -83,14 +84,19 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
         except (ValueError, TypeError) as e:
             raise api_error(name, str(e)) from None
 
-    def roll_out_cubefully(body: RolloutRequest, board: Any, budget: Any) -> JSONResponse:
-        from tavli.cube_rollout import decide
-
+    def cube_and_match(body: RolloutRequest) -> tuple[Any, Any]:
+        """The request's cube and match for a cubeful rollout, and a player that handles the cube."""
         cube = field("cube", lambda: cube_from_json(body.cube or {}))
         match = field("match", lambda: match_from_json(body.match or {}))
         if body.player == "random":
             raise api_error("player", "a cubeful rollout needs the greedy or heuristic player (a random one makes no "
                             "cube decisions)")
+        return cube, match
+
+    def roll_out_cubefully(body: RolloutRequest, board: Any, budget: Any) -> JSONResponse:
+        from tavli.cube_rollout import decide
+
+        cube, match = cube_and_match(body)
         try:
             d = decide(board, cube, match, body.trials, body.player, truncate=body.truncate, seed=body.seed,
                        variance_reduction=body.variance_reduction, time_limit=max(budget.left(), 0.001))
@@ -106,11 +112,7 @@ def add_routes(app: FastAPI, api: str, api_error: Callable[..., Exception],
 
         dice = field("dice", lambda: parse_dice(tuple(body.dice) if isinstance(body.dice, list) else body.dice))
         cubeful = body.cube is not None or body.match is not None
-        cube = field("cube", lambda: cube_from_json(body.cube or {})) if cubeful else None
-        match = field("match", lambda: match_from_json(body.match or {})) if cubeful else None
-        if cubeful and body.player == "random":
-            raise api_error("player", "a cubeful rollout needs the greedy or heuristic player (a random one makes no "
-                            "cube decisions)")
+        cube, match = cube_and_match(body) if cubeful else (None, None)
         try:
             r = board.rollout_plays(dice, body.candidates, body.trials, body.player, cube=cube, match=match,
                                     truncate=body.truncate, seed=body.seed, variance_reduction=body.variance_reduction,
