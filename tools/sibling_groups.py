@@ -12,9 +12,8 @@ the same command resumes an interrupted run.
 --rollout-trials N labels by rollouts instead: each decision's best --candidates plays by the
 labeller's 0-ply, rolled out on common dice by its greedy play (tavli.jobs.rollouts.rollout_plays_data;
 --rollout-truncate T, --variance-reduction as Board.rollout's, --eliminate Z as Board.rollout_plays';
-decision k of the chunk starting at
-decision F seeded by Rng.derive(seed + F, k)): the groups are then those candidates only, and a
-chunk is --chunk decisions.
+decision k of the chunk starting at decision F seeded by Rng.derive(seed + F, k)): the groups are
+then those candidates only, and a chunk is --chunk decisions.
 
     python tools/sibling_groups.py --work nets-work/contact-1ply --decisions 15000 --plies 2 \\
         --threads 2 --out groups-own.npz

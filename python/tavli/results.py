@@ -1,5 +1,6 @@
 """The value types of analysis results: probabilities, evaluations, ranked plays, rollouts and
-rollouts of a roll's plays (the search is the core's). Imports nothing of tavli at run time, so that every layer may use them."""
+rollouts of a roll's plays (the search is the core's). Imports nothing of tavli at run time, so
+that every layer may use them."""
 
 from __future__ import annotations
 
