@@ -13,7 +13,8 @@ import tavli.nn as nn
 # (variant, encoding) pairs: every encoding of encode.h, each with a game that uses it.
 CASES = [("backgammon", "tesauro"), ("backgammon", "expert"), ("backgammon", "expert2"), ("backgammon", "expert3"), ("backgammon", "expert4"),
          ("portes", "expert3"), ("plakoto", "plakoto"), ("fevga", "block"),
-         ("narde", "block"), ("tawla31", None), ("moultezim", "block")]
+         ("narde", "block"), ("tawla31", None), ("moultezim", "block"), ("fevga", "block2"), ("narde", "block2"),
+         ("tawla31", "block2"), ("jacquet", "block2"), ("plakoto", "plakoto2")]
 
 
 def white_rows_not_home(variant: str, n: int, seed: int) -> np.ndarray:

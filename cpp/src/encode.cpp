@@ -5,11 +5,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tavli/block_features.h"
 #include "tavli/contact_features.h"
 #include "tavli/encode_race.h"
 #include "tavli/eval.h"
 #include "tavli/hit_features.h"
 #include "tavli/mobility_features.h"
+#include "tavli/plakoto_features.h"
 #include "tavli/simd.h"
 #include "tavli/structure_features.h"
 
@@ -18,7 +20,9 @@ namespace tavli {
 Encoding default_encoding(const Rules& rules) { return encoding_from_name(rules.info().facts.encoding); }
 
 bool encoding_fits(Encoding e, const Rules& rules) {
-  return e == default_encoding(rules) || ((expert_family(e) || e == Encoding::Race) && rules.contact == Contact::Hit);
+  const Encoding d = default_encoding(rules);
+  return e == d || (e == Encoding::Block2 && d == Encoding::Block) || (e == Encoding::Plakoto2 && d == Encoding::Plakoto) ||
+         ((expert_family(e) || e == Encoding::Race) && rules.contact == Contact::Hit);
 }
 
 Encoding encoding_from_name(const std::string& name) {
@@ -30,7 +34,10 @@ Encoding encoding_from_name(const std::string& name) {
   if (name == "expert2") return Encoding::Expert2;
   if (name == "expert3") return Encoding::Expert3;
   if (name == "expert4") return Encoding::Expert4;
-  throw std::invalid_argument("unknown encoding '" + name + "' (known: tesauro, expert, expert2, expert3, expert4, race, plakoto, block)");
+  if (name == "block2") return Encoding::Block2;
+  if (name == "plakoto2") return Encoding::Plakoto2;
+  throw std::invalid_argument("unknown encoding '" + name +
+                              "' (known: tesauro, expert, expert2, expert3, expert4, race, plakoto, plakoto2, block, block2)");
 }
 
 const char* encoding_name(Encoding e) {
@@ -43,6 +50,8 @@ const char* encoding_name(Encoding e) {
     case Encoding::Expert2: return "expert2";
     case Encoding::Expert3: return "expert3";
     case Encoding::Expert4: return "expert4";
+    case Encoding::Block2: return "block2";
+    case Encoding::Plakoto2: return "plakoto2";
   }
   return "";
 }
@@ -50,6 +59,8 @@ const char* encoding_name(Encoding e) {
 int encoding_size(Encoding e, bool with_dice) {
   constexpr int kExpert3 = 219 + 2 * kStructureUnits;
   const int base = e == Encoding::Block      ? 152
+                   : e == Encoding::Block2   ? 152 + 2 * kBlockUnits + 1
+                   : e == Encoding::Plakoto2 ? 198 + 2 * kPlakotoUnits + 1
                    : e == Encoding::Expert   ? 205
                    : e == Encoding::Race     ? kRaceEncodingSize
                    : e == Encoding::Expert2  ? 219
@@ -83,12 +94,14 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
           *o++ = n > 3 ? (n - 3) / 2.0f : 0.0f;
           break;
         case Encoding::Plakoto:
+        case Encoding::Plakoto2:
           *o++ = n >= 1;
           *o++ = n >= 2;
           *o++ = n > 2 ? (n - 2) / 13.0f : 0.0f;
           *o++ = (side.pinned >> r) & 1u;
           break;
         case Encoding::Block:
+        case Encoding::Block2:
           *o++ = n >= 1;
           *o++ = n >= 2;
           *o++ = n > 2 ? (n - 2) / 13.0f : 0.0f;
@@ -106,10 +119,12 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
         *o++ = side.off / 15.0f;
         break;
       case Encoding::Plakoto:
+      case Encoding::Plakoto2:
         *o++ = side.off / 15.0f;
         *o++ = side.n[0] == 1 && (side.pinned & 1u);
         break;
-      case Encoding::Block: {
+      case Encoding::Block:
+      case Encoding::Block2: {
         const int t = rules.runner_threshold;
         *o++ = side.off / 15.0f;
         *o++ = t > 0 && side.off == 0 && (side.occ >> t) == 0;
@@ -135,6 +150,8 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
   if (expert_family(e) && e != Encoding::Expert) o = encode_contact_features(pos, o);
   if (e == Encoding::Expert3 || e == Encoding::Expert4) o = encode_structure_features(pos, o);
   if (e == Encoding::Expert4) o = encode_mobility_features(pos, o);
+  if (e == Encoding::Block2) o = encode_block_features(pos, rules.movement, o);
+  if (e == Encoding::Plakoto2) o = encode_plakoto_features(pos, o);
   if (dice) {
     std::fill(o, o + 21, 0.0f);
     o[roll_index(*dice)] = 1.0f;
@@ -276,7 +293,8 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
     return n;
   }
   SparseOut o{index, value};
-  const int per_side = e == Encoding::Block ? 75 : 98;
+  const bool block = e == Encoding::Block || e == Encoding::Block2;
+  const int per_side = block ? 75 : 98;
   for (int s = 0; s < 2; ++s) {
     const SideState& side = pos.side[s];
     const int base = s * per_side;
@@ -286,11 +304,13 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       case Encoding::Expert2:
       case Encoding::Expert3:
       case Encoding::Expert4: sparse_points<Encoding::Expert>(side, base, o); break;
-      case Encoding::Plakoto: sparse_points<Encoding::Plakoto>(side, base, o); break;
-      case Encoding::Block: sparse_points<Encoding::Block>(side, base, o); break;
+      case Encoding::Plakoto:
+      case Encoding::Plakoto2: sparse_points<Encoding::Plakoto>(side, base, o); break;
+      case Encoding::Block:
+      case Encoding::Block2: sparse_points<Encoding::Block>(side, base, o); break;
       case Encoding::Race: break;  // encoded densely above
     }
-    const int tail = base + (e == Encoding::Block ? 72 : 96);  // the side's units after its points
+    const int tail = base + (block ? 72 : 96);  // the side's units after its points
     switch (e) {
       case Encoding::Tesauro:
       case Encoding::Expert:
@@ -301,10 +321,12 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
         if (side.off) o.put(tail + 1, kOffUnit[side.off]);
         break;
       case Encoding::Plakoto:
+      case Encoding::Plakoto2:
         if (side.off) o.put(tail, side.off / 15.0f);
         if (side.n[0] == 1 && (side.pinned & 1u)) o.put(tail + 1, 1.0f);
         break;
-      case Encoding::Block: {
+      case Encoding::Block:
+      case Encoding::Block2: {
         const int t = rules.runner_threshold;
         if (side.off) o.put(tail, side.off / 15.0f);
         if (t > 0 && side.off == 0 && (side.occ >> t) == 0) o.put(tail + 1, 1.0f);
@@ -334,6 +356,16 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       if (e == Encoding::Expert4) end = encode_mobility_features(pos, end);
       put_nonzero(o, extra, static_cast<int>(end - extra), 205);
     }
+  }
+  if (e == Encoding::Block2) {
+    float extra[2 * kBlockUnits + 1];
+    float* end = encode_block_features(pos, rules.movement, extra);
+    put_nonzero(o, extra, static_cast<int>(end - extra), turn + 2);
+  }
+  if (e == Encoding::Plakoto2) {
+    float extra[2 * kPlakotoUnits + 1];
+    float* end = encode_plakoto_features(pos, extra);
+    put_nonzero(o, extra, static_cast<int>(end - extra), turn + 2);
   }
   return o.n;
 }

@@ -55,7 +55,8 @@ METADATA_FORMAT = "tavli-supervised/1"
 ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
 # Encodings that begin with all of another's units: a net of the first widens to the second.
 WIDENS = {("expert", "expert2"): 205, ("expert", "expert3"): 205, ("expert2", "expert3"): 219,
-          ("expert", "expert4"): 205, ("expert2", "expert4"): 219, ("expert3", "expert4"): 239}
+          ("expert", "expert4"): 205, ("expert2", "expert4"): 219, ("expert3", "expert4"): 239,
+          ("block", "block2"): 152, ("plakoto", "plakoto2"): 198}
 
 
 def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,

@@ -35,6 +35,18 @@
 //               nearest block / 36, containment of the other side's first ten points / 36 and its
 //               square, the same over the points where it has checkers / 36, mean escapes of the
 //               checkers outside home / 36. Widens from "expert3".
+//   "block2" (the blocking games, "block" with hand-made units; 167 units): "block"'s 152, then per
+//               side (mover, opponent), block_features.h: pips / 360, the longest wall of the other
+//               side ahead of its rearmost checker / 6, the other side's points ahead of it / 12,
+//               die values no checker can play / 6, open steps of the checkers outside home / 36,
+//               checkers that cannot move / 15, checkers home / 15; then in contact (1) or a race
+//               (0). Widens from "block".
+//   "plakoto2" (Plakoto, "plakoto" with hand-made units; 211 units): "plakoto"'s 198, then per side
+//               (mover, opponent), plakoto_features.h: pips / 360, rolls of the other side that pin
+//               one of its lone checkers / 36, that pin two or more / 36, the pips lost to the pin
+//               (pip_loss_sum / 36) / 24, rolls that pin its mother / 36, the other side's longest
+//               wall ahead of its rearmost checker / 6; then in contact (1) or a race (0). Widens
+//               from "plakoto".
 //   "race" (the hitting games' race net; 224 units): encode_race.h.
 // With the roll, 21 more units: a one-hot of the roll among the 21 (index as in all_rolls(): 1-1,
 // 2-1, 2-2, 3-1, ..., 6-6), for encodings of a position after the roll.
@@ -46,7 +58,7 @@
 
 namespace tavli {
 
-enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2, Expert3, Expert4 };
+enum class Encoding : std::uint8_t { Tesauro, Plakoto, Block, Expert, Race, Expert2, Expert3, Expert4, Block2, Plakoto2 };
 
 // "expert" and its later versions: "tesauro"'s units, then hand-made ones, each version beginning
 // with all of the one before.

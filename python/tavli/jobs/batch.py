@@ -148,11 +148,12 @@ def encode(
     hand-made ones, 205), "expert2" (219), "expert3" (239: more hand-made contact features) and
     "expert4" (251: escapes within a roll's reach),
     "race" (the hitting games' race net, 224), "plakoto" (198), "block" (Fevga, Moultezim, Narde,
-    152); default: the game's own. With `dice` (N, 2), 21 one-hot roll units follow."""
+    152), "block2" (the same games, 167: "block" and hand-made blocking features); default: the
+    game's own. With `dice` (N, 2), 21 one-hot roll units follow."""
     if not isinstance(variant, str):
         raise ValueError(f"variant must be a string, got {type(variant).__name__}")
     if encoding is not None and (not isinstance(encoding, str) or not encoding):
-        raise ValueError("encoding must be a name: tesauro, expert, expert2, expert3, expert4, race, plakoto or block "
+        raise ValueError("encoding must be a name: tesauro, expert, expert2, expert3, expert4, race, plakoto, block or block2 "
                          "(or None for the game's own)")
     rows = as_int_array(positions, "positions", "uint8")
     d = None if dice is None else as_int_array(dice, "dice", "int64")
