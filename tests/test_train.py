@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+import tavli
 import tavli.nn as nn
 import tavli.train as tt
 
@@ -302,14 +303,36 @@ def test_cli_init_starts_a_new_run_from_a_net(tmp_path):
     got = nn.Net.load(out)
     assert same_weights(got, by_hand) and not same_weights(got, start)
     assert json.loads(got.metadata)["games"] == 40 and got.hidden == 10
-    # The net must serve the variant's family and agree with --hidden/--encoding; --init and
-    # --resume together are an error.
+    # The net must serve the variant's family and may be widened, not narrowed (--hidden, --encoding:
+    # tavli.nn.widen); --init and --resume together are an error.
     bad = tmp_path / "bad.tnet"
     assert tt.main(["--init", str(src), "--variant", "fevga", "--games", "5", "--out", str(bad)]) == 2
-    assert tt.main(["--init", str(src), "--variant", "hypergammon", "--hidden", "11", "--games", "5",
+    assert tt.main(["--init", str(src), "--variant", "hypergammon", "--hidden", "9", "--games", "5",
+                    "--out", str(bad)]) == 2
+    assert tt.main(["--init", str(src), "--variant", "hypergammon", "--encoding", "expert3", "--games", "5",
                     "--out", str(bad)]) == 2
     assert tt.main(["--init", str(src), "--resume", str(out), "--games", "50", "--out", str(bad)]) == 2
     assert not bad.exists()
+
+
+def test_cli_init_widens_the_net(tmp_path):
+    """--init with more --hidden units: the run starts from tavli.nn.widen's net (the same outputs
+    as the narrow one), drawn by --widen-seed, and trains it as by hand."""
+    from tavli.nn.widen import widen
+
+    start = trained("hypergammon", 60, hidden=10, seed=4, **H2)
+    src = tmp_path / "start.tnet"
+    start.save(src)
+    wide = widen(start, start.encoding, 14, seed=3)
+    rows, _ = tavli.random_positions("hypergammon", 200, seed=5, checkers=3)
+    np.testing.assert_array_equal(wide.evaluate_positions(rows, "hypergammon", checkers=3),
+                                  start.evaluate_positions(rows, "hypergammon", checkers=3))
+    out = tmp_path / "out.tnet"
+    assert tt.main(["--init", str(src), "--variant", "hypergammon", "--option", "checkers=3", "--hidden", "14",
+                    "--widen-seed", "3", "--alpha", "0.05", "--seed", "8", "--games", "40", "--out", str(out)]) == 0
+    tt.TdTrainer(wide, "hypergammon", alpha=0.05, seed=8, checkers=3).train(40)
+    got = nn.Net.load(out)
+    assert got.hidden == 14 and same_weights(got, wide)
 
 
 # --- rounds of games on every core (train.h, "Rounds") -------------------------------------------

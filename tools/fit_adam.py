@@ -42,10 +42,11 @@ from tavli.supervised import error, net_inputs  # noqa: E402
 
 
 DROPPED: list[int] = []  # --drop-units: input columns held at zero
+VARIANT = ["backgammon"]  # --variant: the game whose rows are encoded
 
 
 def encoded(rows: np.ndarray, encoding: str) -> np.ndarray:
-    x = net_inputs(rows, "backgammon", encoding)
+    x = net_inputs(rows, VARIANT[0], encoding)
     x[:, DROPPED] = 0
     return x
 
@@ -105,6 +106,7 @@ def main() -> None:
     ap.add_argument("--work", required=True, action="append",
                     help="a work directory (repeatable: their rows together, each one's tenth held out)")
     ap.add_argument("--test", help="another work directory whose labelled rows are a test set")
+    ap.add_argument("--variant", default="backgammon", help="the game of the rows (the net serves its family)")
     ap.add_argument("--encoding", default="expert")
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--init", help="start from this net's weights (same hidden size; narrower encodings widen)")
@@ -123,6 +125,7 @@ def main() -> None:
     for part in filter(None, a.drop_units.split(",")):
         lo, _, hi = part.partition(":")
         DROPPED.extend(range(int(lo), int(hi) if hi else int(lo) + 1))
+    VARIANT[0] = a.variant
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
 
@@ -184,7 +187,7 @@ def main() -> None:
         sched.step()
         extra = f", groups' relative mse {rank / (step + 1):.6f}" if groups else ""
         print(f"epoch {epoch + 1}: mse {mse()}{extra} ({time.time() - t0:.0f}s)", flush=True)
-    net = Net("backgammon", a.hidden, seed=0, encoding=a.encoding)
+    net = Net(Net.load(a.init).family if a.init else a.variant, a.hidden, seed=0, encoding=a.encoding)
     net.w1 = np.ascontiguousarray(l1.weight.detach().numpy().T)
     net.b1 = l1.bias.detach().numpy().copy()
     net.w2 = l2.weight.detach().numpy().copy()

@@ -62,7 +62,7 @@ def labelled_chunk(parts: Path, k: int, rows: np.ndarray, label: Any) -> np.ndar
 
 def labeller_of(a: argparse.Namespace) -> ClassNets:
     net = lambda path: tavli.nn.Net.load(path) if path else None  # noqa: E731
-    return ClassNets(net(a.label_contact) or tavli.nn.shipped("backgammon"), net(a.label_race), net(a.label_crashed))
+    return ClassNets(net(a.label_contact) or tavli.nn.shipped(a.variant), net(a.label_race), net(a.label_crashed))
 
 
 def rolled_out(a: argparse.Namespace, rows: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,7 +80,7 @@ def rolled_out(a: argparse.Namespace, rows: np.ndarray, dice: np.ndarray) -> tup
                 raise SystemExit(f"{parts} holds another run's chunks (other options?): remove it or use another --out")
             done.append({k: z[k] for k in ("counts", "results", "probabilities")})
             continue
-        out = rollout_plays_data(r, d, "backgammon", a.candidates, a.rollout_trials, labeller,
+        out = rollout_plays_data(r, d, a.variant, a.candidates, a.rollout_trials, labeller,
                                  truncate=a.rollout_truncate, seed=a.seed + first, threads=a.threads,
                                  variance_reduction=a.variance_reduction, eliminate=a.eliminate, backend=a.backend,
                                  ray_address=a.ray_address)
@@ -100,6 +100,7 @@ def rolled_out(a: argparse.Namespace, rows: np.ndarray, dice: np.ndarray) -> tup
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", required=True, help="a tavli.supervised work directory (its positions.npy)")
+    ap.add_argument("--variant", default="backgammon", help="the game of the work directory's positions")
     ap.add_argument("--decisions", type=int, required=True)
     ap.add_argument("--plies", type=int, default=2, help="the shipped nets' search depth for the labels")
     ap.add_argument("--label-contact", help="label with this contact net (and it serves every class without "
@@ -133,11 +134,11 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.default_rng(a.seed + int(a.test))
     pool = first + np.arange(end - first)
     if a.cls:
-        pool = pool[position_classes(np.asarray(pos[first:end]), "backgammon") == a.cls]
+        pool = pool[position_classes(np.asarray(pos[first:end]), a.variant) == a.cls]
     take = np.sort(pool[rng.permutation(len(pool))[:a.decisions]])
     rows = np.asarray(pos[take])
     dice = rng.integers(1, 7, size=(len(rows), 2))
-    counts, _, succ = tavli.batch_legal_plays(rows, dice, "backgammon", return_positions=True, threads=a.threads)
+    counts, _, succ = tavli.batch_legal_plays(rows, dice, a.variant, return_positions=True, threads=a.threads)
     if a.keep is not None:
         rows, dice, counts, succ = rows[:a.keep], dice[:a.keep], counts[:a.keep], succ[:int(counts[:a.keep].sum())]
     t0 = time.time()
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         labeller = labeller_of(a)
         lab = np.concatenate([labelled_chunk(Path(a.out + ".parts"), i // a.chunk, succ[i:i + a.chunk],
-                                             lambda rows: label_positions(rows, "backgammon", labeller, plies=a.plies,
+                                             lambda rows: label_positions(rows, a.variant, labeller, plies=a.plies,
                                                                           threads=a.threads, backend=a.backend,
                                                                           ray_address=a.ray_address))
                               for i in range(0, len(succ), a.chunk)])

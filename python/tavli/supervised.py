@@ -48,17 +48,12 @@ from . import _core
 from ._base.options import to_pairs
 from .nn.classnets import ClassNets, position_classes
 from .nn import Net, shipped
+from .nn.widen import WIDENS, widen
 
 __all__ = ["class_positions", "candidate_positions", "label_positions", "net_inputs", "fit", "error", "widen", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-supervised/1"
 ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
-# Encodings that begin with all of another's units: a net of the first widens to the second.
-WIDENS = {("expert", "expert2"): 205, ("expert", "expert3"): 205, ("expert2", "expert3"): 219,
-          ("expert", "expert4"): 205, ("expert2", "expert4"): 219, ("expert3", "expert4"): 239,
-          ("block", "block2"): 152, ("plakoto", "plakoto2"): 198}
-
-
 def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,
                     max_positions: int | None = None, backend: str = "local", ray_address: str | None = None,
                     **options: Any) -> np.ndarray:
@@ -152,23 +147,6 @@ def fit(net: Net, x: np.ndarray, y: np.ndarray, *, alpha: float, seed: int, epoc
 def error(net: Net, x: np.ndarray, y: np.ndarray) -> float:
     """Mean squared error of the net's 5 outputs against the targets."""
     return _core._supervised_error(net._net, np.ascontiguousarray(x, np.float32), np.ascontiguousarray(y, np.float32))
-
-
-def widen(net: Net, encoding: str) -> Net:
-    """The same net on a longer encoding that begins with all of `net`'s inputs (WIDENS), the new
-    inputs' weights zero: it evaluates every position exactly as `net` did, and training then
-    learns what the new inputs add (a warm start instead of training from scratch)."""
-    if net.encoding == encoding:
-        return net.copy()
-    if (net.encoding, encoding) not in WIDENS:
-        raise ValueError(f"a net on {net.encoding!r} cannot be widened to {encoding!r} "
-                         f"(known: {', '.join(f'{a} -> {b}' for a, b in WIDENS)})")
-    wide = Net(net.family, net.hidden, seed=0, encoding=encoding)
-    w1 = np.zeros((wide.inputs, net.hidden), np.float32)
-    w1[:net.inputs] = net.w1
-    wide.w1, wide.b1, wide.w2, wide.b2 = w1, net.b1, net.w2, net.b2
-    wide.metadata = net.metadata
-    return wide
 
 
 def _labeller(args: argparse.Namespace) -> ClassNets:

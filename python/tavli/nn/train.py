@@ -31,6 +31,7 @@ from typing import Any, Sequence, TypedDict
 from .. import _core
 from .._base.options import to_pairs
 from . import Net
+from .widen import widen
 
 __all__ = ["TdTrainer", "evaluate_vs", "main", "METADATA_FORMAT"]
 
@@ -315,7 +316,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--resume", metavar="PATH", help="continue the run of this checkpoint")
     ap.add_argument("--init", metavar="PATH",
                     help="a new run (games from 0) that starts from this net's weights instead of random ones, "
-                         "e.g. a shipped net trained on under another game's rules of its family")
+                         "e.g. a shipped net trained on under another game's rules of its family; widened to "
+                         "--encoding and --hidden when they are wider (tavli.nn.widen: it plays as before)")
+    ap.add_argument("--widen-seed", type=int, default=1, metavar="S",
+                    help="with --init and more --hidden units: seed of the new units' input weights (default 1)")
     ap.add_argument("--checkpoint-every", type=int, default=5000, metavar="N", help="games (0: only at the end)")
     ap.add_argument("--eval-every", type=int, default=0, metavar="N", help="games between evaluations (0: none)")
     ap.add_argument("--eval-games", type=int, default=400, help="games per opponent and evaluation (even)")
@@ -334,18 +338,18 @@ def _parser() -> argparse.ArgumentParser:
 DEFAULTS = {"hidden": 80, "alpha": 0.1, "lambda_": 0.7, "epsilon": 0.0, "seed": 1, "max_plies": 10_000}
 
 
-def _init_net(path: str, variant: str, hidden: int | None, encoding: str | None) -> Net:
-    """The starting net of --init: a copy of the net at `path`, which must serve `variant`'s family
-    and agree with --hidden and --encoding where they are given."""
-    net = Net.load(path).copy()
+def _init_net(path: str, variant: str, hidden: int | None, encoding: str | None, widen_seed: int = 1) -> Net:
+    """The starting net of --init: the net at `path`, which must serve `variant`'s family, widened
+    (tavli.nn.widen) to --encoding and --hidden where they are given: it plays as the net at `path`
+    until training changes it."""
+    net = Net.load(path)
     family = _core.net_family(variant)
     if net.family != family:
         raise ValueError(f"--init {path}: a {net.family} net cannot play {variant} (its family is {family})")
-    if hidden is not None and hidden != net.hidden:
-        raise ValueError(f"--hidden {hidden} differs from --init's {net.hidden}")
-    if encoding is not None and encoding != net.encoding:
-        raise ValueError(f"--encoding {encoding} differs from --init's {net.encoding}")
-    return net
+    try:
+        return widen(net, encoding or net.encoding, hidden, seed=widen_seed)
+    except ValueError as e:
+        raise ValueError(f"--init {path}: {e}") from None
 
 
 def _parse_step(text: str) -> tuple[int, float]:
@@ -430,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             s: dict[str, Any] = {k: (getattr(args, k) if getattr(args, k) is not None else d)
                                  for k, d in DEFAULTS.items()}
             if args.init:
-                net = _init_net(args.init, args.variant, args.hidden, args.encoding)
+                net = _init_net(args.init, args.variant, args.hidden, args.encoding, args.widen_seed)
             else:
                 net = Net(_core.net_family(args.variant), _int("hidden", s["hidden"], 1, 4096), seed=s["seed"],
                           encoding=args.encoding)
