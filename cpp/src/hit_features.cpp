@@ -207,6 +207,22 @@ HitCounts hit_counts(const SideState& me, const SideState& them) {
   return hit_counts_scalar(m);
 }
 
+HitCounts hit_counts_on_masks(std::uint32_t from, std::uint32_t open, std::uint32_t targets) {
+  const HitMasks m{from, open & (kBoardMask << 1), targets};
+  if (!m.targets) return {};
+  HitCounts c;
+#ifdef TAVLI_X86_SIMD
+  if (simd::has_avx2()) {
+    c = hit_counts_avx2(m);
+    c.shots = shots_avx2(m);
+    return c;
+  }
+#endif
+  c = hit_counts_scalar(m);
+  c.shots = shots_scalar(m);
+  return c;
+}
+
 int trapping_prime(const SideState& me, const SideState& them) {
   const int rear = rearmost(me);
   if (rear >= kPoints) return 0;

@@ -29,8 +29,16 @@ int shots(const SideState& me, const SideState& them);
 // and the sum over the rolls that hit of the pips the most advanced blot hit loses (its r + 1).
 struct HitCounts {
   int double_shots = 0, pip_loss = 0;
+  int shots = 0;  // filled by hit_counts_on_masks only
 };
 HitCounts hit_counts(const SideState& me, const SideState& them);
+
+// shots, double shots and pip loss by the same walk, on masks given in the moving side's route
+// shifted up one bit (bit 0 its bar, bit r + 1 its point r): where it has checkers free to move
+// (from), the points it may land on (open), and the other side's checkers a landing strikes
+// (targets, among the open points). For games whose landing rules are not backgammon's (Plakoto's
+// pins: plakoto_features.h).
+HitCounts hit_counts_on_masks(std::uint32_t from, std::uint32_t open, std::uint32_t targets);
 
 // The longest run of consecutive points made (2+ checkers) by `them` ahead of `me`'s rearmost
 // checker (the bar counts as behind every point); 0 if `me` has no checker on the board or bar.

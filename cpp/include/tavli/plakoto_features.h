@@ -12,15 +12,19 @@
 
 namespace tavli {
 
-// `me` as the other side's moves see it: its free lone checkers are the blots (a landing pins
-// them); a point where `me` sits on a pinned checker of `them`, or has two or more, is made (no
-// landing); `me`'s own pinned checkers are gone (their point is `them`'s).
-SideState pin_targets(const SideState& me, const SideState& them);
-// `them` as movers: only their free checkers (a pinned one cannot move).
-SideState free_movers(const SideState& them);
-// `them` as a wall against `me`: every point `them` holds (lone checkers too, and those sitting on
-// a pinned checker of `me`) counts as made, except lone free checkers `me` may pin.
-SideState plakoto_wall(const SideState& them, const SideState& me);
+// `me`'s points as the other side's moves see them, as masks in that side's route (bit k = its
+// point k): `targets`, `me`'s free lone checkers (a landing pins them); `shut`, the points where
+// `me` has two or more or sits on a pinned checker of `them` (no landing). `me`'s own pinned
+// checkers are in neither: their points are `them`'s.
+struct PinTargets {
+  std::uint32_t targets = 0, shut = 0;
+};
+PinTargets pin_targets(const SideState& me, const SideState& them);
+// The points (by `them`'s own route) where `them` has a checker free to move (not pinned).
+std::uint32_t free_movers(const SideState& them);
+// `them`'s wall against `me`, in `me`'s route: every point `them` holds except a free lone checker
+// that `me` may pin.
+std::uint32_t plakoto_wall(const SideState& them, const SideState& me);
 
 // Of the 36 rolls, how many let `them` pin `me`'s mother: `me`'s r = 0 holds exactly one free
 // checker (0 otherwise).
