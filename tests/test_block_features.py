@@ -11,7 +11,7 @@ import pytest
 import tavli
 from helpers import mover_row as row
 from tavli import supervised as S
-from tavli.nn import Net, shipped
+from tavli.nn import Net
 
 SCALE = np.array([360, 6, 12, 6, 36, 15, 15] * 2 + [1], np.float64)  # the units' divisors
 
@@ -114,7 +114,7 @@ def test_random_positions_match_the_reference(variant, parallel):
 
 
 def test_a_block_net_widens_to_block2_unchanged():
-    net = shipped("fevga")
+    net = Net("fevga", 24, seed=5, encoding="block")  # a net on the game's own units
     wide = S.widen(net, "block2")
     assert wide.encoding == "block2" and wide.inputs == 167
     rows, _ = tavli.random_positions("fevga", 400, seed=3)

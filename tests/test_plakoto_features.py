@@ -11,7 +11,7 @@ import numpy as np
 import tavli
 from helpers import mover_row
 from tavli import supervised as S
-from tavli.nn import shipped
+from tavli.nn import Net
 
 PK = "plakoto"
 SCALE = np.array([360, 36, 36, 36 * 24, 36, 6] * 2 + [1], np.float64)
@@ -136,7 +136,7 @@ def test_random_positions_match_the_reference():
 
 
 def test_a_plakoto_net_widens_to_plakoto2_unchanged():
-    net = shipped(PK)
+    net = Net("plakoto", 24, seed=5, encoding="plakoto")  # a net on the game's own units
     wide = S.widen(net, "plakoto2")
     assert wide.encoding == "plakoto2" and wide.inputs == 211
     rows, _ = tavli.random_positions(PK, 400, seed=3)
