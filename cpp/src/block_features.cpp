@@ -15,6 +15,12 @@ constexpr std::uint32_t ahead_six(int r) { return (0x3Fu << (r + 1)) & kBoardMas
 // Whether `me` may bear off: every checker on the board is home (none left behind).
 bool all_home(const SideState& me) { return (me.occ & kOutsideHome) == 0; }
 
+// The points of `mask` strictly ahead of `me`'s rearmost checker (none when `me` has no checker
+// on the board).
+std::uint32_t ahead_of_rear(const SideState& me, std::uint32_t mask) {
+  return me.occ ? mask & ~((2u << __builtin_ctz(me.occ)) - 1) : 0;
+}
+
 }  // namespace
 
 int block_pips(const SideState& me) {
@@ -29,9 +35,7 @@ int block_pips(const SideState& me) {
 std::uint32_t held_against(const SideState& them, Movement m) { return facing_points(m, them.occ); }
 
 int wall_ahead(const SideState& me, std::uint32_t blocked) {
-  if (me.occ == 0) return 0;
-  const int rear = __builtin_ctz(me.occ);
-  std::uint32_t run = blocked & ~((2u << rear) - 1);  // held points strictly ahead of the rearmost
+  std::uint32_t run = ahead_of_rear(me, blocked);
   int longest = 0;
   while (run) {  // each pass shortens every run by one: the passes count the longest
     run &= run >> 1;
@@ -81,10 +85,9 @@ float* encode_block_features(const Position& pos, Movement m, float* out) {
   for (int s = 0; s < 2; ++s) {
     const SideState &me = pos.side[s], &them = pos.side[1 - s];
     const std::uint32_t blocked = held_against(them, m);
-    const std::uint32_t ahead = me.occ ? blocked & ~((2u << __builtin_ctz(me.occ)) - 1) : 0;
     *out++ = block_pips(me) / 360.0f;
     *out++ = wall_ahead(me, blocked) / 6.0f;
-    *out++ = popcount(ahead) / 12.0f;
+    *out++ = popcount(ahead_of_rear(me, blocked)) / 12.0f;
     *out++ = dead_die_values(me, blocked) / 6.0f;
     *out++ = open_steps(me, blocked) / 36.0f;
     *out++ = frozen_checkers(me, blocked) / 15.0f;

@@ -104,6 +104,7 @@ int shots_scalar(const HitMasks& m) {
 HitCounts hit_counts_scalar(const HitMasks& m) {
   HitCounts c;
   for_each_roll_hits(m, [&](std::uint32_t hit, int w) {
+    c.shots += w * (hit != 0);
     c.double_shots += w * ((hit & (hit - 1)) != 0);  // two or more blots
     // Bit j of `them`'s index + 1 is my r = 24 - j, which loses r + 1 = 25 - j pips: the lowest
     // bit is my most advanced blot, the worst loss (no hit: the sentinel bit 25, no loss).
@@ -149,11 +150,12 @@ TAVLI_SHOTS_TARGET inline unsigned hitting_lanes(__m256i hit) {
          0xFFu;
 }
 
-TAVLI_SHOTS_TARGET int shots_avx2(const HitMasks& m) {
-  const RollHits h = roll_hits(m);
+TAVLI_SHOTS_TARGET inline int shots_of(const RollHits& h) {
   return 2 * (__builtin_popcount(hitting_lanes(h.pairs_low)) + __builtin_popcount(hitting_lanes(h.pairs_high))) +
          __builtin_popcount(hitting_lanes(h.doubles));
 }
+
+TAVLI_SHOTS_TARGET int shots_avx2(const HitMasks& m) { return shots_of(roll_hits(m)); }
 
 // Adds the lanes' counts to `c`: weight w where a lane hits two or more blots, and w times the
 // loss 25 - j for its lowest hit bit j (found as the exponent of that bit converted to float,
@@ -183,6 +185,7 @@ TAVLI_SHOTS_TARGET HitCounts hit_counts_avx2(const HitMasks& m) {
   add_hits(h.pairs_low, _mm256_set1_epi32(2), c);
   add_hits(h.pairs_high, _mm256_setr_epi32(2, 2, 2, 2, 2, 2, 2, 0), c);
   add_hits(h.doubles, _mm256_setr_epi32(1, 1, 1, 1, 1, 1, 0, 0), c);
+  c.shots = shots_of(h);
   return c;
 }
 #endif
@@ -198,8 +201,8 @@ int shots(const SideState& me, const SideState& them) {
   return shots_scalar(m);
 }
 
-HitCounts hit_counts(const SideState& me, const SideState& them) {
-  const HitMasks m = hit_masks(me, them);
+HitCounts hit_counts_on_masks(std::uint32_t from, std::uint32_t open, std::uint32_t targets) {
+  const HitMasks m{from, open & (kBoardMask << 1), targets};
   if (!m.targets) return {};
 #ifdef TAVLI_X86_SIMD
   if (simd::has_avx2()) return hit_counts_avx2(m);
@@ -207,20 +210,9 @@ HitCounts hit_counts(const SideState& me, const SideState& them) {
   return hit_counts_scalar(m);
 }
 
-HitCounts hit_counts_on_masks(std::uint32_t from, std::uint32_t open, std::uint32_t targets) {
-  const HitMasks m{from, open & (kBoardMask << 1), targets};
-  if (!m.targets) return {};
-  HitCounts c;
-#ifdef TAVLI_X86_SIMD
-  if (simd::has_avx2()) {
-    c = hit_counts_avx2(m);
-    c.shots = shots_avx2(m);
-    return c;
-  }
-#endif
-  c = hit_counts_scalar(m);
-  c.shots = shots_scalar(m);
-  return c;
+HitCounts hit_counts(const SideState& me, const SideState& them) {
+  const HitMasks m = hit_masks(me, them);
+  return hit_counts_on_masks(m.from, m.open, m.targets);
 }
 
 int trapping_prime(const SideState& me, const SideState& them) {

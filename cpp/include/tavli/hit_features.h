@@ -26,10 +26,11 @@ int pip_count(const SideState& s);
 int shots(const SideState& me, const SideState& them);
 
 // By the same walk over the 36 rolls: those that hit two or more of `me`'s blots (double shots),
-// and the sum over the rolls that hit of the pips the most advanced blot hit loses (its r + 1).
+// the sum over the rolls that hit of the pips the most advanced blot hit loses (its r + 1), and
+// the rolls that hit at all (shots(), from the same walk).
 struct HitCounts {
   int double_shots = 0, pip_loss = 0;
-  int shots = 0;  // filled by hit_counts_on_masks only
+  int shots = 0;
 };
 HitCounts hit_counts(const SideState& me, const SideState& them);
 
