@@ -48,12 +48,14 @@ from . import _core
 from ._base.options import to_pairs
 from .nn.classnets import ClassNets, position_classes
 from .nn import Net, shipped
-from .nn.widen import WIDENS, widen
+from .nn.widen import widen
 
 __all__ = ["class_positions", "candidate_positions", "label_positions", "net_inputs", "fit", "error", "widen", "main", "METADATA_FORMAT"]
 
 METADATA_FORMAT = "tavli-supervised/1"
 ENCODINGS = {"race": "race", "contact": "expert2", "crashed": "expert2"}
+
+
 def class_positions(variant: str, games: int, cls: str, *, players: Any, seed: int, threads: int,
                     max_positions: int | None = None, backend: str = "local", ray_address: str | None = None,
                     **options: Any) -> np.ndarray:
