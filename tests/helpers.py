@@ -125,3 +125,26 @@ def mover_row(me: dict[int, int], op: dict[int, int], *, me_bar: int = 0, op_bar
     r[50] = checkers - sum(me.values()) - me_bar
     r[51] = checkers - sum(op.values()) - op_bar
     return r
+
+
+def roll_reach(sources: Iterable[int], shut: set[int], targets: set[int]) -> list[tuple[set[int], int]]:
+    """For each of the 21 rolls, the `targets` some checker on `sources` (route indices of the
+    moving side; -1 the bar) lands on with one die, or with both (a double: up to four steps)
+    through points not in `shut`, never past 23; with the roll's weight (2 for a non-double). A
+    reference walk written from the rules, for the shot counts of the encodings."""
+    out = []
+    for a in range(1, 7):
+        for b in range(a, 7):
+            paths = [[a] * k for k in range(1, 5)] if a == b else [[a], [b], [a, b], [b, a]]
+            hit = set()
+            for q in sources:
+                for path in paths:
+                    at = q
+                    for step in path:
+                        at += step
+                        if at > 23 or at in shut:
+                            break
+                        if at in targets:
+                            hit.add(at)
+            out.append((hit, 1 if a == b else 2))
+    return out

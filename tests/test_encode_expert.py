@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tavli
-from helpers import BAR, make_board
+from helpers import BAR, make_board, roll_reach
 from test_encode import read_row
 
 HIT_GAMES = [("backgammon", {}), ("portes", {}), ("tavla", {}), ("nackgammon", {}), ("hypergammon", {"checkers": 3})]
@@ -78,21 +78,7 @@ def ref_expert(row) -> list[float]:
         blots = {23 - r for r in range(24) if a["n"][r] == 1}
         made = {23 - r for r in range(24) if a["n"][r] >= 2}
         sources = [q for q in range(24) if b["n"][q]] + ([-1] if b["bar"] else [])
-        hits = 0
-        for d1 in range(1, 7):
-            for d2 in range(d1, 7):
-                paths = [[d1] * k for k in range(1, 5)] if d1 == d2 else [[d1], [d2], [d1, d2], [d2, d1]]
-                hit = False
-                for q in sources:
-                    for path in paths:
-                        at = q
-                        for step in path:
-                            at += step
-                            if at > 23 or at in made:
-                                break
-                            if at in blots:
-                                hit = True
-                hits += (hit and 1 or 0) * (1 if d1 == d2 else 2)
+        hits = sum(w for hit, w in roll_reach(sources, made, blots) if hit)
         # Trapping prime: b's made points, in a's route index, ahead of a's rearmost checker.
         if a["bar"]:
             rear = -1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import tavli
-from helpers import mover_row
+from helpers import mover_row, roll_reach
 from tavli import supervised as S
 from tavli.nn import Net
 
@@ -37,30 +37,13 @@ def pins(r: np.ndarray, base: int) -> set[int]:
     return {p for p in range(24) if m >> p & 1}
 
 
-def rolls():
-    for a in range(1, 7):
-        for b in range(1, a + 1):
-            yield a, b, (1 if a == b else 2)
-
-
 def pin_walk(targets: set[int], shut: set[int], movers: list[int]) -> tuple[int, int, int]:
     """Over the 21 rolls of the side whose free checkers stand on `movers` (its own route), landing
-    where it may (not on `shut`), through intermediate points it may land on: (rolls that reach a
-    target, rolls that reach two or more, the sum over reaching rolls of weight x (r + 1) of the
-    most advanced target reached, r by the target side's route). Points in the movers' route."""
+    where it may (not on `shut`), through intermediate points it may land on (helpers.roll_reach):
+    (rolls that reach a target, rolls that reach two or more, the sum over reaching rolls of weight
+    x (r + 1) of the most advanced target reached, r by the target side's route)."""
     shots = double = loss = 0
-    for a, b, w in rolls():
-        hit = set()
-        for q in movers:
-            paths = [[a] * 4] if a == b else [[a, b], [b, a]]
-            for steps in paths:
-                at = q
-                for d in steps:
-                    at += d
-                    if at > 23 or at in shut:
-                        break
-                    if at in targets:
-                        hit.add(at)
+    for hit, w in roll_reach(movers, shut, targets):
         if hit:
             shots += w
             double += w * (len(hit) >= 2)
