@@ -152,9 +152,14 @@ int timing_pips(const SideState& s) {
 }
 
 float* encode_contact_features(const Position& pos, float* o) {
+  const HitCounts hits[2] = {hit_counts(pos.side[0], pos.side[1]), hit_counts(pos.side[1], pos.side[0])};
+  return encode_contact_features(pos, hits, o);
+}
+
+float* encode_contact_features(const Position& pos, const HitCounts hits_of[2], float* o) {
   for (int s = 0; s < 2; ++s) {
     const SideState &me = pos.side[s], &them = pos.side[1 - s];
-    const HitCounts hits = hit_counts(me, them);
+    const HitCounts& hits = hits_of[s];
     *o++ = hits.double_shots / 36.0f;
     *o++ = escapes(me, them) / 36.0f;
     *o++ = hits.pip_loss / (36.0f * 24.0f);

@@ -139,15 +139,22 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     *o++ = to_move == kBlack;
   }
   if (expert_family(e)) {
+    // One walk over the rolls per side gives the shots and, past "expert", the double shots and
+    // pip loss of encode_contact_features.
+    HitCounts hits[2];
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
+      if (e == Encoding::Expert)
+        hits[s].shots = shots(me, them);
+      else
+        hits[s] = hit_counts(me, them);
       *o++ = pip_count(me) / 167.0f;
-      *o++ = shots(me, them) / 36.0f;
+      *o++ = hits[s].shots / 36.0f;
       *o++ = trapping_prime(me, them) / 6.0f;
     }
     *o++ = !is_race(pos, rules);  // eval.h: no checker has an opposing one ahead of it
+    if (e != Encoding::Expert) o = encode_contact_features(pos, hits, o);
   }
-  if (expert_family(e) && e != Encoding::Expert) o = encode_contact_features(pos, o);
   if (e == Encoding::Expert3 || e == Encoding::Expert4) o = encode_structure_features(pos, o);
   if (e == Encoding::Expert4) o = encode_mobility_features(pos, o);
   if (e == Encoding::Block2) o = encode_block_features(pos, rules.movement, o);
@@ -340,10 +347,15 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
   o.put(to_move == kWhite ? turn : turn + 1, 1.0f);
   if (expert_family(e)) {
     int u = turn + 2;
+    HitCounts hits[2];  // as in encode(): one walk per side
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
+      if (e == Encoding::Expert)
+        hits[s].shots = shots(me, them);
+      else
+        hits[s] = hit_counts(me, them);
       o.put(u++, kPipUnit[pip_count(me)]);
-      o.put(u++, kShotUnit[shots(me, them)]);
+      o.put(u++, kShotUnit[hits[s].shots]);
       o.put(u++, kPrimeUnit[trapping_prime(me, them)]);
     }
     if (!is_race(pos, rules)) o.put(u, 1.0f);
@@ -351,7 +363,7 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       // The later encodings' units after "expert"'s 205, by encode()'s own functions; the zeros
       // left out.
       float extra[14 + 2 * kStructureUnits + 2 * kMobilityUnits];
-      float* end = encode_contact_features(pos, extra);
+      float* end = encode_contact_features(pos, hits, extra);
       if (e == Encoding::Expert3 || e == Encoding::Expert4) end = encode_structure_features(pos, end);
       if (e == Encoding::Expert4) end = encode_mobility_features(pos, end);
       put_nonzero(o, extra, static_cast<int>(end - extra), 205);

@@ -54,5 +54,7 @@ int timing_pips(const SideState& s);
 
 // The 14 units "expert2" adds to "expert" (encode.h), mover first; returns out + 14.
 float* encode_contact_features(const Position& pos, float* out);
+// The same with each side's hit_counts(side, other side) already walked (hits[0]: pos.side[0]'s).
+float* encode_contact_features(const Position& pos, const HitCounts hits[2], float* out);
 
 }  // namespace tavli
