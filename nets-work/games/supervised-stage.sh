@@ -10,6 +10,8 @@
 #   narde     block2   narde-b2-1m.tnet     6000 71 137
 #   moultezim block2   moultezim-b2-1m.tnet 6000 74 157
 #   plakoto   plakoto2 plakoto-p2-1m.tnet   3000 81 147   (its 2-ply labels cost about twice Fevga's)
+#   jacquet   block2   jacquet-b2-1m.tnet   4000 91 167
+#   tawla31   block2   tawla31-b2.tnet      4000 94 177
 set -e
 [ $# -eq 6 ] || { echo "usage: $0 GAME ENCODING NET DECISIONS ROW_SEED GROUP_SEED" >&2; exit 2; }
 G=$1 E=$2 D=$4 S=$5 GS=$6
