@@ -17,6 +17,17 @@
 
 namespace tavli {
 
+namespace {
+// A side's hits as the expert encodings read them: "expert" only the shots; the later ones also
+// the double shots and pip loss (encode_contact_features), all from the same walk over the rolls.
+HitCounts expert_hits(Encoding e, const SideState& me, const SideState& them) {
+  if (e != Encoding::Expert) return hit_counts(me, them);
+  HitCounts h;
+  h.shots = shots(me, them);
+  return h;
+}
+}  // namespace
+
 Encoding default_encoding(const Rules& rules) { return encoding_from_name(rules.info().facts.encoding); }
 
 bool encoding_fits(Encoding e, const Rules& rules) {
@@ -139,15 +150,10 @@ void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e,
     *o++ = to_move == kBlack;
   }
   if (expert_family(e)) {
-    // One walk over the rolls per side gives the shots and, past "expert", the double shots and
-    // pip loss of encode_contact_features.
     HitCounts hits[2];
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
-      if (e == Encoding::Expert)
-        hits[s].shots = shots(me, them);
-      else
-        hits[s] = hit_counts(me, them);
+      hits[s] = expert_hits(e, me, them);
       *o++ = pip_count(me) / 167.0f;
       *o++ = hits[s].shots / 36.0f;
       *o++ = trapping_prime(me, them) / 6.0f;
@@ -347,13 +353,10 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
   o.put(to_move == kWhite ? turn : turn + 1, 1.0f);
   if (expert_family(e)) {
     int u = turn + 2;
-    HitCounts hits[2];  // as in encode(): one walk per side
+    HitCounts hits[2];
     for (int s = 0; s < 2; ++s) {
       const SideState &me = pos.side[s], &them = pos.side[1 - s];
-      if (e == Encoding::Expert)
-        hits[s].shots = shots(me, them);
-      else
-        hits[s] = hit_counts(me, them);
+      hits[s] = expert_hits(e, me, them);
       o.put(u++, kPipUnit[pip_count(me)]);
       o.put(u++, kShotUnit[hits[s].shots]);
       o.put(u++, kPrimeUnit[trapping_prime(me, them)]);
