@@ -151,11 +151,6 @@ int timing_pips(const SideState& s) {
   return t;
 }
 
-float* encode_contact_features(const Position& pos, float* o) {
-  const HitCounts hits[2] = {hit_counts(pos.side[0], pos.side[1]), hit_counts(pos.side[1], pos.side[0])};
-  return encode_contact_features(pos, hits, o);
-}
-
 float* encode_contact_features(const Position& pos, const HitCounts hits_of[2], float* o) {
   for (int s = 0; s < 2; ++s) {
     const SideState &me = pos.side[s], &them = pos.side[1 - s];

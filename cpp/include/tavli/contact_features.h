@@ -52,9 +52,8 @@ int back_checkers(const SideState& s);
 // r = -1): how long `s` can keep moving before it must break its home board.
 int timing_pips(const SideState& s);
 
-// The 14 units "expert2" adds to "expert" (encode.h), mover first; returns out + 14.
-float* encode_contact_features(const Position& pos, float* out);
-// The same with each side's hit_counts(side, other side) already walked (hits[0]: pos.side[0]'s).
+// The 14 units "expert2" adds to "expert" (encode.h), mover first; returns out + 14. `hits[s]` is
+// hit_counts(pos.side[s], pos.side[1 - s]), walked once by the caller, which also reads its shots.
 float* encode_contact_features(const Position& pos, const HitCounts hits[2], float* out);
 
 }  // namespace tavli
