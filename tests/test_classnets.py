@@ -148,6 +148,19 @@ def test_class_nets_without_own_nets_are_the_contact_net_off_the_bear_off():
                                   tavli.evaluate_batch(rows, BG, evaluator=net))
 
 
+def test_class_nets_follow_their_nets_changes():
+    """ClassNets keeps its core evaluator until a net is changed or replaced (their versions)."""
+    nets = C.ClassNets(small_net("expert", 1), small_net("race", 2))
+    rows = np.stack([tavli.Board(BG).to_array(), row({10: 5, 20: 10}, {18: 15})])  # contact, race
+    before = tavli.evaluate_batch(rows, BG, evaluator=nets)
+    assert nets._evaluator() is nets._evaluator()
+    nets.contact.b1 = nets.contact.b1 + 0.5
+    changed = tavli.evaluate_batch(rows, BG, evaluator=nets)
+    assert changed[0, 0] != before[0, 0] and changed[1, 0] == before[1, 0]
+    nets.race = small_net("race", 7)
+    assert tavli.evaluate_batch(rows, BG, evaluator=nets)[1, 0] != before[1, 0]
+
+
 def test_class_nets_play_in_search_and_simulation():
     nets = C.ClassNets(tavli.nn.shipped(BG), small_net("race", 2))
     a = tavli.Board(BG).analyze((6, 5), plies=1, evaluator=nets)

@@ -200,6 +200,10 @@ BEFORE_CUBE_MATCHES = {  # simulate_matches("backgammon", 30, (TD, "heuristic"),
 }
 # cube_search.decide(DMP_POSITION's board, None, MatchState(7, (2, 4)), 2, evaluator=TD_NET): nd, dt, dp, nd_mwc
 BEFORE_DECISION = (1.0950275052460106, 2.099269211804894, 1.0, 0.436676641688893)
+# Since 2026-12-07 the evaluator adds each occupied point's units as one precomputed column (nnet.h,
+# "Point columns"): its sums round differently, by a few 1e-7 in a probability at most, and these
+# values moved by up to 3e-8 (the matches above did not change).
+DECISION_TOLERANCE = 1e-6
 
 
 def test_todays_players_and_search_unchanged():
@@ -208,7 +212,7 @@ def test_todays_players_and_search_unchanged():
     b = tavli.Board.from_id(DMP_POSITION)
     for threads in (1, 2):
         d = cube_search.decide(b, None, tavli.MatchState(7, (2, 4)), 2, threads=threads, evaluator=TD_NET)
-        assert (d.nd, d.dt, d.dp, d.nd_mwc) == pytest.approx(BEFORE_DECISION, abs=1e-12)
+        assert (d.nd, d.dt, d.dp, d.nd_mwc) == pytest.approx(BEFORE_DECISION, abs=DECISION_TOLERANCE)
         assert (d.action, d.take) == ("too good to double, pass", "pass")
 
 

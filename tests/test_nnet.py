@@ -354,10 +354,11 @@ def test_evaluator_probabilities_are_consistent(family):
         check_consistent(p, variant)
         # The net sees the game's own encoding, side to move first; for white to move that is
         # exactly tavli.encode's row (the evaluator encodes every position as white to move).
-        # Apart from exact races, the win column is the net's first output unchanged.
+        # Apart from exact races, the win column is the net's first output unchanged (up to the
+        # rounding of the evaluator's point columns, nnet.h).
         white = rows[:, 52] == 0
         raw = net.forward(tavli.encode(rows[white], variant))
-        plain = p[white, 0] == raw[:, 0]
+        plain = np.abs(p[white, 0] - raw[:, 0]) <= 1e-6
         assert plain.mean() > 0.5
         races = [tavli.Board.from_array(r, variant) for r in rows[white][~plain]]
         assert all(b.evaluate().probabilities.win == pytest.approx(q, abs=1e-6)

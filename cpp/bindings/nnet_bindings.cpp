@@ -93,6 +93,8 @@ void bind_nnet(py::module_& m) {
       .def_property_readonly("encoding", &NeuralNet::encoding)
       .def_property_readonly("family", &NeuralNet::family)
       .def_property("metadata", &NeuralNet::metadata, &NeuralNet::set_metadata)
+      .def_property_readonly("version", &NeuralNet::version,
+                             "Changes whenever the weights or the forward path may have changed; copies keep it.")
       .def_property_readonly("avx2", &NeuralNet::avx2, "True when forward uses the AVX2 + FMA path.")
       .def_property("force_scalar", [](const NeuralNet& n) { return !n.avx2(); }, &NeuralNet::force_scalar,
                     "Set to use the portable path even where the CPU has AVX2 (for tests).")

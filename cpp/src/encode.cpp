@@ -251,8 +251,16 @@ constexpr Quotients<37> kShotUnit(36.0f);
 constexpr Quotients<kPoints + 1> kPrimeUnit(6.0f);
 constexpr Quotients<16> kBarUnit(2.0f), kOffUnit(15.0f);
 
+// One side's point columns (encode.h), numbered from the side's first one: one per occupied point.
+void sparse_point_columns(const SideState& side, int first, SparseOut& o) {
+  for (std::uint32_t m = side.occ; m; m &= m - 1) {
+    const int r = __builtin_ctz(m);
+    o.put(first + r * kPointColumnCounts + side.n[r] - 1, 1.0f);
+  }
+}
+
 // One side's point units, visiting only the occupied (or pinned) points: `base` is the side's
-// first unit, `per` the units per point.
+// first unit.
 template <Encoding e>
 void sparse_points(const SideState& side, int base, SparseOut& o) {
   for (std::uint32_t m = side.occ | side.pinned; m; m &= m - 1) {
@@ -289,8 +297,24 @@ void sparse_points(const SideState& side, int base, SparseOut& o) {
 
 }  // namespace
 
+PointUnits point_units(Encoding e) {
+  if (e == Encoding::Tesauro || expert_family(e)) return {4, 98};
+  if (e == Encoding::Block || e == Encoding::Block2) return {3, 75};
+  return {};
+}
+
+float point_unit_value(Encoding e, int n, int j) {  // encode()'s expressions
+  if (e == Encoding::Block || e == Encoding::Block2) {
+    const float units[3] = {static_cast<float>(n >= 1), static_cast<float>(n >= 2), n > 2 ? (n - 2) / 13.0f : 0.0f};
+    return units[j];
+  }
+  const float units[4] = {static_cast<float>(n >= 1), static_cast<float>(n >= 2), static_cast<float>(n >= 3),
+                          n > 3 ? (n - 3) / 2.0f : 0.0f};
+  return units[j];
+}
+
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
-                  float* value) {
+                  float* value, int point_columns) {
   if (e == Encoding::Race) {
     // No hand-written sparse form for it: the dense units, their non-zeros listed in order
     // (so the sparse forward pass adds exactly the terms the dense one adds).
@@ -308,10 +332,14 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
   SparseOut o{index, value};
   const bool block = e == Encoding::Block || e == Encoding::Block2;
   const int per_side = block ? 75 : 98;
+  // With point columns, both sides' columns come first, then the other units in increasing order.
+  const bool columns = point_columns > 0 && point_units(e).per_point > 0;
+  if (columns)
+    for (int s = 0; s < 2; ++s) sparse_point_columns(pos.side[s], point_column(point_columns, s, 0, 1), o);
   for (int s = 0; s < 2; ++s) {
     const SideState& side = pos.side[s];
     const int base = s * per_side;
-    switch (e) {
+    switch (columns ? Encoding::Race : e) {  // Race: no point units to list here
       case Encoding::Tesauro: sparse_points<Encoding::Tesauro>(side, base, o); break;
       case Encoding::Expert:
       case Encoding::Expert2:
@@ -321,7 +349,7 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
       case Encoding::Plakoto2: sparse_points<Encoding::Plakoto>(side, base, o); break;
       case Encoding::Block:
       case Encoding::Block2: sparse_points<Encoding::Block>(side, base, o); break;
-      case Encoding::Race: break;  // encoded densely above
+      case Encoding::Race: break;  // encoded densely above, or listed as point columns
     }
     const int tail = base + (block ? 72 : 96);  // the side's units after its points
     switch (e) {

@@ -4,6 +4,7 @@
 #include "tavli/nnet.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -108,12 +109,21 @@ bool NeuralNet::cpu_has_avx512() {
   return simd::has_avx512f();
 }
 
+std::uint64_t NeuralNet::next_version() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+
 void NeuralNet::force_scalar(bool on) {
+  touch();
   use_avx2_ = !on && cpu_has_avx2();
   use_avx512_ = !on && cpu_has_avx512();
 }
 
-void NeuralNet::force_avx2(bool on) { use_avx512_ = !on && use_avx2_ && cpu_has_avx512(); }
+void NeuralNet::force_avx2(bool on) {
+  touch();
+  use_avx512_ = !on && use_avx2_ && cpu_has_avx512();
+}
 
 void NeuralNet::check_finite() const {
   const struct {
@@ -143,6 +153,13 @@ void NeuralNet::forward_batch(const float* x, int n, float* out, float* hidden) 
 void NeuralNet::forward_sparse(const std::uint16_t* index, const float* value, const int* start, int n,
                                float* out) const {
   nnet_forward::sparse(layers(), index, value, start, n, out, path());
+}
+
+void NeuralNet::forward_sparse(const float* w1, const std::uint16_t* index, const float* value, const int* start,
+                               int n, float* out) const {
+  nnet_forward::Layers l = layers();
+  l.w1 = w1;
+  nnet_forward::sparse(l, index, value, start, n, out, path());
 }
 
 // --- the weight file -----------------------------------------------------------------------------
@@ -389,9 +406,29 @@ void net_encode(const Position& pos, const Rules& rules, Encoding e, float* out)
 
 NeuralEvaluator::NeuralEvaluator(std::shared_ptr<const NeuralNet> net) : net_(std::move(net)) {
   if (!net_) throw std::invalid_argument("NeuralEvaluator: no net");
+  version_ = net_->version();
   if (net_->encoding() == "raw")
     throw std::invalid_argument("a net with the 'raw' encoding cannot evaluate positions (it has no encoding)");
   encoding_ = encoding_from_name(net_->encoding());
+  const PointUnits units = point_units(encoding_);
+  if (units.per_point == 0) return;
+  // The net's rows, then each column: the point's units times their weights, summed in unit order.
+  const std::size_t I = static_cast<std::size_t>(net_->inputs()), H = static_cast<std::size_t>(net_->hidden());
+  point_columns_ = net_->inputs();
+  first_layer_.resize((I + kPointColumns) * H);
+  std::copy(net_->w1(), net_->w1() + I * H, first_layer_.begin());
+  for (int s = 0; s < 2; ++s)
+    for (int r = 0; r < kPoints; ++r) {
+      const float* w = net_->w1() + static_cast<std::size_t>(s * units.per_side + units.per_point * r) * H;
+      for (int n = 1; n <= kPointColumnCounts; ++n) {
+        float* column = first_layer_.data() + static_cast<std::size_t>(point_column(point_columns_, s, r, n)) * H;
+        std::fill(column, column + H, 0.0f);
+        for (int j = 0; j < units.per_point; ++j) {
+          const float x = point_unit_value(encoding_, n, j);
+          for (std::size_t h = 0; h < H; ++h) column[h] += x * w[j * H + h];
+        }
+      }
+    }
 }
 
 bool NeuralEvaluator::supports(const Rules& rules) const { return net_->family() == net_family(rules.variant); }
@@ -404,8 +441,11 @@ std::string NeuralEvaluator::refusal(const Rules& rules) const {
 
 void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& rules, Probabilities* out) const {
   if (!supports(rules)) throw std::invalid_argument(refusal(rules));
+  if (net_->version() != version_)
+    throw std::logic_error("NeuralEvaluator: the net has changed since this evaluator was made (make a new one)");
   // Sparse inputs (encode_sparse): no dense vector is written or scanned, and each row's forward
-  // pass reads only its own units' weights; the outputs are those of net_encode + forward_batch.
+  // pass reads only its own units' weights; the outputs are those of net_encode + forward_batch
+  // (up to the point columns' rounding).
   // Blocks of kBlock positions keep the scratch in the L1/L2 caches whatever n is (encoding a
   // whole bulk call first and then running the net over it streamed ~6 bytes per input unit
   // through memory: 1.27 instead of 2.1 M positions/s on 54,000 rows).
@@ -432,11 +472,13 @@ void NeuralEvaluator::evaluate(const Position* positions, int n, const Rules& ru
         continue;
       }
       const int at = start.back();
-      start.push_back(at + encode_sparse(pos, kWhite, rules, encoding_, index.data() + at, value.data() + at));
+      start.push_back(at + encode_sparse(pos, kWhite, rules, encoding_, index.data() + at, value.data() + at,
+                                         point_columns_));
       which.push_back(i);
     }
     const int m = static_cast<int>(which.size());
-    net_->forward_sparse(index.data(), value.data(), start.data(), m, y.data());
+    net_->forward_sparse(first_layer_.empty() ? net_->w1() : first_layer_.data(), index.data(), value.data(),
+                         start.data(), m, y.data());
     for (int k = 0; k < m; ++k) {
       const float* o = y.data() + static_cast<std::size_t>(k) * NeuralNet::kOutputs;
       out[which[static_cast<std::size_t>(k)]] = consistent(o[0], o[1], o[2], o[3], o[4], rules);

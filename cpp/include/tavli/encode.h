@@ -76,15 +76,36 @@ int encoding_size(Encoding e, bool with_dice);
 // Writes encoding_size(e, dice != nullptr) floats.
 void encode(const Position& pos, Player to_move, const Rules& rules, Encoding e, const Dice* dice, float* out);
 
+// Point columns. In "tesauro", the "expert" family, "block" and "block2" a point's units are a
+// function of its count n alone, so a net's weighted sum of them can be one precomputed column per
+// (side, point, count): NeuralEvaluator (nnet.h) adds one weight row per occupied point instead of
+// up to four (a backgammon position lists about 45 units instead of 60). The columns are numbered
+// from `first` (the evaluator's: the net's input count), side s (0: the side encoded first), route
+// index r, count n = 1..15:
+//   column = first + (24 s + r) * kPointColumnCounts + n - 1
+struct PointUnits {
+  int per_point = 0;  // units per point; 0: the encoding has no point columns
+  int per_side = 0;   // the first unit of the second side's points (the first side's is 0)
+};
+PointUnits point_units(Encoding e);
+// The value encode() writes for unit j (0 <= j < per_point) of a point holding n checkers.
+float point_unit_value(Encoding e, int n, int j);
+constexpr int kPointColumnCounts = 15;
+constexpr int kPointColumns = 2 * kPoints * kPointColumnCounts;
+constexpr int point_column(int first, int s, int r, int n) { return first + (s * kPoints + r) * kPointColumnCounts + n - 1; }
+
 // The same units as encode(pos, to_move, rules, e, nullptr, out), as a sparse list: the indices
 // of the units that may be non-zero, increasing, and their values (every unit not listed is 0;
 // a listed one may be 0 too). Returns the count (at most encoding_size(e, false)); the
 // arrays need room for kSparseSlack entries more (scratch slots). This is what
-// the evaluator feeds the net (a backgammon position has about 30 such units of 205); the values
+// the evaluator feeds the net (a backgammon position has about 60 such units of 239); the values
 // are computed by the same expressions as encode()'s, so they are bit-identical (tested).
+// With `point_columns` > 0 and an encoding that has them, each occupied point is listed instead
+// as its one point column (numbered from point_columns, value 1), those first, then the other
+// units in increasing order.
 constexpr int kSparseSlack = 4;
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
-                  float* value);
+                  float* value, int point_columns = 0);
 
 // Index of a roll among the 21 (all_rolls() order).
 int roll_index(Dice d);

@@ -24,8 +24,10 @@ struct Layers {
 
 // n rows of `inputs` floats; out gets n x 5, hidden (when given) n x `hidden` activations.
 void dense(const Layers& net, const float* x, int n, float* out, float* hidden, Path path);
-// Row r's listed units are index[start[r]] .. index[start[r + 1]] - 1 (increasing), with their
-// values; every other input is 0. out gets n x 5.
+// Row r's listed units are index[start[r]] .. index[start[r + 1]] - 1, with their values; every
+// other input is 0. Each unit's row of w1 is added in listed order (increasing, for the dense
+// path's bits; a NeuralEvaluator lists its point columns, rows past the net's inputs, first).
+// out gets n x 5.
 void sparse(const Layers& net, const std::uint16_t* index, const float* value, const int* start, int n, float* out,
             Path path);
 

@@ -225,7 +225,9 @@ class Net:
     def evaluate_positions(self, positions: Any, variant: str = "backgammon", **options: Any) -> np.ndarray:
         """Static values of position rows (N, ROW_BYTES) for the side to move: float32 (N, 8) of
         win, win_double, win_triple, lose_double, lose_triple, draw, margin, equity (the columns
-        of tavli.evaluate_batch). Races with every checker home are valued exactly."""
+        of tavli.evaluate_batch). Races with every checker home are valued exactly. The net's
+        outputs are forward()'s on tavli.encode's rows up to the rounding of the evaluator's point
+        columns (a few 1e-7; cpp/include/tavli/nnet.h)."""
         rows = as_int_array(positions, "positions", "uint8")
         like = _core.Board(variant, to_pairs(options))
         return self._evaluator()._evaluate_rows(like, rows)
@@ -239,8 +241,14 @@ class Net:
         return board.analyze(dice, plies, evaluator=self, **search)
 
     def _evaluator(self) -> _core.NeuralEvaluator:
-        """A core evaluator holding a copy of this net (what a search runs on)."""
-        return _core.NeuralEvaluator(self._net)
+        """A core evaluator holding a copy of this net (what a search runs on). Kept until the
+        weights change (the core net's version): making one copies the first layer and builds its
+        point columns (cpp/include/tavli/nnet.h), which would dominate a call on a few positions."""
+        kept: tuple[int, _core.NeuralEvaluator] | None = self.__dict__.get("_kept_evaluator")
+        if kept is None or kept[0] != self._net.version:
+            kept = (self._net.version, _core.NeuralEvaluator(self._net))
+            self.__dict__["_kept_evaluator"] = kept
+        return kept[1]
 
     # --- properties -----------------------------------------------------------------------------
     @property

@@ -45,9 +45,19 @@ class ClassNets:
                 if v is not None}
 
     def _evaluator(self) -> _core.ClassNetEvaluator:
-        """A core ClassNetEvaluator holding copies of the nets (what a search runs on)."""
-        return _core.ClassNetEvaluator(self.contact._net, self.race._net if self.race else None,
-                                       self.crashed._net if self.crashed else None)
+        """A core ClassNetEvaluator holding copies of the nets (what a search runs on), kept until
+        a net is replaced or changed (their core versions; see Net._evaluator)."""
+        nets = (self.contact, self.race, self.crashed)
+        versions = tuple(n._net.version if n is not None else None for n in nets)
+        kept: tuple[tuple[int | None, ...], _core.ClassNetEvaluator] | None = self.__dict__.get("_kept_evaluator")
+        if kept is None or kept[0] != versions:
+            kept = (versions, _core.ClassNetEvaluator(self.contact._net, self.race._net if self.race else None,
+                                                      self.crashed._net if self.crashed else None))
+            self.__dict__["_kept_evaluator"] = kept
+        return kept[1]
+
+    def __getstate__(self) -> dict[str, Any]:  # pickled without the kept core evaluator
+        return {k: v for k, v in self.__dict__.items() if k != "_kept_evaluator"}
 
     @classmethod
     def load(cls, contact: Any, race: Any = None, crashed: Any = None) -> "ClassNets":
