@@ -124,13 +124,15 @@ def test_eval_siblings_best_case(benchmark, distinct):
 
 
 def each_round(items: list, per_round: int, rounds: int):
-    """A function giving the next `per_round` of `items` at each call, rounds times: gnubg-nn keeps
-    its evaluations in a cache in the process (its API has no call that clears it), so a round that
-    repeated the last one's positions would time cache hits (a second pass over 5,000 positions
-    ran 7x faster than the first). Every round, the warm-up's too, gets positions of its own."""
-    assert len(items) >= per_round * rounds, "too few items for fresh rounds"
-    starts = iter(range(0, per_round * rounds, per_round))
-    return lambda: items[(k := next(starts)):k + per_round]
+    """A function giving round k's `per_round` of `items` at its k-th call, rounds times (every
+    len(items) // per_round-th item from item k: each round spans the whole set). gnubg-nn keeps
+    its evaluations in a cache in the process (its API has no call that clears it), so a round
+    that repeated the last one's positions would time cache hits (a second pass over 5,000
+    positions ran 7x faster than the first): every round, the warm-up's too, gets its own."""
+    stride = len(items) // per_round
+    assert stride >= rounds, "too few items for fresh rounds"
+    rounds_left = iter(range(rounds))
+    return lambda: items[next(rounds_left)::stride][:per_round]
 
 
 @requires_gnubg
