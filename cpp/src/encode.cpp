@@ -308,9 +308,7 @@ float point_unit_value(Encoding e, int n, int j) {  // encode()'s expressions
     const float units[3] = {static_cast<float>(n >= 1), static_cast<float>(n >= 2), n > 2 ? (n - 2) / 13.0f : 0.0f};
     return units[j];
   }
-  const float units[4] = {static_cast<float>(n >= 1), static_cast<float>(n >= 2), static_cast<float>(n >= 3),
-                          n > 3 ? (n - 3) / 2.0f : 0.0f};
-  return units[j];
+  return j < kTesauroPoint.kept[n] ? kTesauroPoint.value[n][j] : 0.0f;  // the table sparse_points reads
 }
 
 int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encoding e, std::uint16_t* index,
@@ -339,17 +337,19 @@ int encode_sparse(const Position& pos, Player to_move, const Rules& rules, Encod
   for (int s = 0; s < 2; ++s) {
     const SideState& side = pos.side[s];
     const int base = s * per_side;
-    switch (columns ? Encoding::Race : e) {  // Race: no point units to list here
-      case Encoding::Tesauro: sparse_points<Encoding::Tesauro>(side, base, o); break;
-      case Encoding::Expert:
-      case Encoding::Expert2:
-      case Encoding::Expert3:
-      case Encoding::Expert4: sparse_points<Encoding::Expert>(side, base, o); break;
-      case Encoding::Plakoto:
-      case Encoding::Plakoto2: sparse_points<Encoding::Plakoto>(side, base, o); break;
-      case Encoding::Block:
-      case Encoding::Block2: sparse_points<Encoding::Block>(side, base, o); break;
-      case Encoding::Race: break;  // encoded densely above, or listed as point columns
+    if (!columns) {  // else listed above
+      switch (e) {
+        case Encoding::Tesauro: sparse_points<Encoding::Tesauro>(side, base, o); break;
+        case Encoding::Expert:
+        case Encoding::Expert2:
+        case Encoding::Expert3:
+        case Encoding::Expert4: sparse_points<Encoding::Expert>(side, base, o); break;
+        case Encoding::Plakoto:
+        case Encoding::Plakoto2: sparse_points<Encoding::Plakoto>(side, base, o); break;
+        case Encoding::Block:
+        case Encoding::Block2: sparse_points<Encoding::Block>(side, base, o); break;
+        case Encoding::Race: break;  // encoded densely above
+      }
     }
     const int tail = base + (block ? 72 : 96);  // the side's units after its points
     switch (e) {
