@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 from importlib import resources
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Callable, Hashable, TypeVar, overload
 
 import numpy as np
 
@@ -166,6 +166,20 @@ class _Weight:
         setattr(net._net, self.name, _floats(value, self.name))
 
 
+_E = TypeVar("_E")  # a core evaluator type
+
+
+def _keep_evaluator(owner: Any, versions: Hashable, make: Callable[[], _E]) -> _E:
+    """`owner`'s core evaluator as last made, or a new one from make() when the core nets'
+    versions it was made for (`versions`) have changed since; kept in owner's ``_kept_evaluator``
+    (Net and ClassNets; left out when they are pickled)."""
+    kept: tuple[Hashable, _E] | None = owner.__dict__.get("_kept_evaluator")
+    if kept is None or kept[0] != versions:
+        kept = (versions, make())
+        owner.__dict__["_kept_evaluator"] = kept
+    return kept[1]
+
+
 class Net:
     """A dense net: inputs -> sigmoid hidden layer -> 5 sigmoid outputs.
 
@@ -244,11 +258,7 @@ class Net:
         """A core evaluator holding a copy of this net (what a search runs on). Kept until the
         weights change (the core net's version): making one copies the first layer and builds its
         point columns (cpp/include/tavli/nnet.h), which would dominate a call on a few positions."""
-        kept: tuple[int, _core.NeuralEvaluator] | None = self.__dict__.get("_kept_evaluator")
-        if kept is None or kept[0] != self._net.version:
-            kept = (self._net.version, _core.NeuralEvaluator(self._net))
-            self.__dict__["_kept_evaluator"] = kept
-        return kept[1]
+        return _keep_evaluator(self, self._net.version, lambda: _core.NeuralEvaluator(self._net))
 
     # --- properties -----------------------------------------------------------------------------
     @property

@@ -19,7 +19,7 @@ import numpy as np
 from .. import _core
 from .._base.options import to_pairs
 from .._base.args import as_int_array
-from . import Net
+from . import Net, _keep_evaluator
 
 __all__ = ["ClassNets", "CLASSES", "NET_CLASSES", "position_classes", "bearoff2_win"]
 
@@ -47,14 +47,9 @@ class ClassNets:
     def _evaluator(self) -> _core.ClassNetEvaluator:
         """A core ClassNetEvaluator holding copies of the nets (what a search runs on), kept until
         a net is replaced or changed (their core versions; see Net._evaluator)."""
-        nets = (self.contact, self.race, self.crashed)
-        versions = tuple(n._net.version if n is not None else None for n in nets)
-        kept: tuple[tuple[int | None, ...], _core.ClassNetEvaluator] | None = self.__dict__.get("_kept_evaluator")
-        if kept is None or kept[0] != versions:
-            kept = (versions, _core.ClassNetEvaluator(self.contact._net, self.race._net if self.race else None,
-                                                      self.crashed._net if self.crashed else None))
-            self.__dict__["_kept_evaluator"] = kept
-        return kept[1]
+        versions = tuple(n._net.version if n is not None else None for n in (self.contact, self.race, self.crashed))
+        return _keep_evaluator(self, versions, lambda: _core.ClassNetEvaluator(
+            self.contact._net, self.race._net if self.race else None, self.crashed._net if self.crashed else None))
 
     def __getstate__(self) -> dict[str, Any]:  # pickled without the kept core evaluator
         return {k: v for k, v in self.__dict__.items() if k != "_kept_evaluator"}
