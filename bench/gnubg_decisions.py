@@ -27,12 +27,7 @@ import numpy as np
 import tavli
 from tavli.classnets import ClassNets, position_classes
 from tavli.nn import Net
-
-
-def gnubg_board(row) -> list[list[int]]:
-    """gnubg's board [[opponent], [side on roll]] (bench/strength.py's conversion)."""
-    r = [int(x) for x in row]
-    return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
+from strength import gnubg_board  # re-exported: tools and experiment scripts import it from here
 
 
 def gnubg_equity(gnubg: Any, probs) -> float:

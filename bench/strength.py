@@ -129,7 +129,7 @@ def run_heuristic(args: argparse.Namespace) -> None:
 
 # --- against GNU Backgammon ---------------------------------------------------------------------
 
-def _gnubg_board(row) -> list[list[int]]:
+def gnubg_board(row) -> list[list[int]]:
     """gnubg's board [[opponent], [side on roll]], each side's index i = its point i + 1 = 23 - r,
     index 24 its bar (tests/test_gnubg_backgammon.py checks this conversion)."""
     r = [int(x) for x in row]
@@ -139,8 +139,8 @@ def _gnubg_board(row) -> list[list[int]]:
 def gnubg_pick(gnubg: Any, board: Any, plays: Sequence[Any], dice: tuple[int, int], plies: int = 0) -> Any:
     """gnubg-nn's choice among tavli's `plays` of `dice` at `plies` plies (matched by the resulting
     position: gnubg names plays by the board they leave)."""
-    _, key = gnubg.best_move(_gnubg_board(board.to_array()), dice[0], dice[1], n=plies, b=1)
-    play = next((p for p in plays if gnubg.key_of_board(_gnubg_board(board.play(p).to_array())) == key), None)
+    _, key = gnubg.best_move(gnubg_board(board.to_array()), dice[0], dice[1], n=plies, b=1)
+    play = next((p for p in plays if gnubg.key_of_board(gnubg_board(board.play(p).to_array())) == key), None)
     if play is None:
         raise RuntimeError(f"gnubg's play {key} is not among tavli's plays (position {board.id()})")
     return play
@@ -233,7 +233,7 @@ def run_racedb(args: argparse.Namespace) -> None:
     print(line("backgammon", f"racedb:{args.points} v shipped", r, time.perf_counter() - t0), flush=True)
 
 
-_GNUBG_PLAYER: Any = None  # (net, plies) for the worker processes of run_gnubg (inherited by fork)
+_GNUBG_PLAYER: Any = None  # (net, plies, choose) for the worker processes of gnubg_pairs (inherited by fork)
 
 
 def _gnubg_pair(k_seed: tuple[int, int]) -> tuple[int, int]:
@@ -241,9 +241,42 @@ def _gnubg_pair(k_seed: tuple[int, int]) -> tuple[int, int]:
     import gnubg_nn as gnubg
 
     k, seed = k_seed
-    net, plies = _GNUBG_PLAYER
+    net, plies, choose = _GNUBG_PLAYER
     dice = pair_dice(seed, k)
-    return gnubg_game(gnubg, net, 0, dice, plies), gnubg_game(gnubg, net, 1, dice, plies)
+    return gnubg_game(gnubg, net, 0, dice, plies, choose), gnubg_game(gnubg, net, 1, dice, plies, choose)
+
+
+def gnubg_pairs(games: int, seed: int, processes: int, net: Any = None, plies: int = 0, choose: Any = None,
+                progress: bool = False) -> tuple[np.ndarray, np.ndarray, float]:
+    """games // 2 mirrored pairs (at least one) of player A against gnubg-nn, both at `plies`: A is
+    `net`, or `choose(board, plays, dice)` when given (gnubg_game's). The pairs are spread over
+    `processes` forked workers, which inherit `net` and `choose` (so an experiment script's choose
+    may be a module-level function holding its own state); each pair's dice depend on (seed, k)
+    alone, so the result does not depend on them. Returns A's signed points in each pair's two games
+    (A first, then gnubg first) and the seconds taken; `progress` prints a line every 50 pairs."""
+    import multiprocessing
+
+    global _GNUBG_PLAYER
+    _GNUBG_PLAYER = (net, plies, choose)
+    pairs = max(1, games // 2)
+    first, second = np.zeros(pairs, np.int64), np.zeros(pairs, np.int64)
+    t0 = time.perf_counter()
+    jobs = [(k, seed) for k in range(pairs)]
+    with multiprocessing.get_context("fork").Pool(max(1, processes)) as pool:
+        for k, (a, b) in enumerate(pool.imap(_gnubg_pair, jobs)):
+            first[k], second[k] = a, b
+            if progress and (k + 1) % 50 == 0:
+                g1, g2 = first[:k + 1], second[:k + 1]
+                print(line("backgammon", "  so far", summarize(g1, g2, g1 > 0, g2 > 0, g1 != 0, g2 != 0),
+                           time.perf_counter() - t0), flush=True)
+    return first, second, time.perf_counter() - t0
+
+
+def print_gnubg_pairs(pairing: str, first: np.ndarray, second: np.ndarray, seconds: float) -> None:
+    """gnubg_pairs' result as the table's header and one line."""
+    print(HEADER)
+    print(line("backgammon", pairing, summarize(first, second, first > 0, second > 0, first != 0, second != 0),
+               seconds))
 
 
 def pair_dice(seed: int, k: int) -> list[tuple[int, int]]:
@@ -258,28 +291,13 @@ def pair_dice(seed: int, k: int) -> list[tuple[int, int]]:
 
 def run_gnubg(args: argparse.Namespace) -> None:
     """Backgammon against gnubg-nn at --plies plies each, the pairs spread over --threads worker
-    processes (each pair's dice depend on (seed, k) alone, so the result does not depend on them)."""
-    import multiprocessing
-
-    global _GNUBG_PLAYER
+    processes (gnubg_pairs)."""
     net = _class_nets(args) or tavli.nn.shipped("backgammon")
     if net is None:
         raise SystemExit("no shipped backgammon net")
-    _GNUBG_PLAYER = (net, args.plies)
-    pairs = max(1, args.games // 2)
-    first, second = np.zeros(pairs, np.int64), np.zeros(pairs, np.int64)
-    t0 = time.perf_counter()
-    jobs = [(k, args.seed) for k in range(pairs)]
-    with multiprocessing.get_context("fork").Pool(max(1, args.threads)) as pool:
-        for k, (a, b) in enumerate(pool.imap(_gnubg_pair, jobs)):
-            first[k], second[k] = a, b
-            if args.progress and (k + 1) % 50 == 0:
-                g1, g2 = first[:k + 1], second[:k + 1]
-                print(line("backgammon", "  so far", summarize(g1, g2, g1 > 0, g2 > 0, g1 != 0, g2 != 0),
-                           time.perf_counter() - t0), flush=True)
-    r = summarize(first, second, first > 0, second > 0, first != 0, second != 0)
-    print(HEADER)
-    print(line("backgammon", f"net {args.plies}-ply v gnubg {args.plies}-ply", r, time.perf_counter() - t0))
+    first, second, seconds = gnubg_pairs(args.games, args.seed, args.threads, net, args.plies,
+                                         progress=args.progress)
+    print_gnubg_pairs(f"net {args.plies}-ply v gnubg {args.plies}-ply", first, second, seconds)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

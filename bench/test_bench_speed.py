@@ -32,6 +32,7 @@ import pytest
 import tavli
 import tavli.nn as nn
 from conftest import SEED, ratio, record_median
+from strength import gnubg_board
 
 try:
     import gnubg_nn as gnubg
@@ -41,12 +42,6 @@ except ImportError:
 requires_gnubg = pytest.mark.skipif(gnubg is None, reason="gnubg-nn not installed (pip install gnubg-nn)")
 DECISIONS = 12  # a round's; each round its own (each_round), DECISION_ROUNDS of them at most
 DECISION_ROUNDS = 3
-
-
-def gnubg_board(row) -> list[list[int]]:
-    """gnubg board [[opponent], [side on roll]] (bench/test_bench_gnubg.py's conversion)."""
-    r = [int(x) for x in row]
-    return [[r[47 - i] for i in range(24)] + [r[49]], [r[23 - i] for i in range(24)] + [r[48]]]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, "python"); sys.path.insert(0, "bench")
-from gnubg_decisions import gnubg_board  # noqa: E402
+from strength import gnubg_board  # noqa: E402
 
 def _weights() -> str:
     import gnubg_nn

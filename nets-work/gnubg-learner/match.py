@@ -7,15 +7,11 @@ bench/strength.py's gnubg dice (pair k seeded by (seed, k)), for the gnubg-learn
     python nets-work/gnubg-learner/match.py GAMES SEED PROCESSES tavli NET.tnet
         A tavli net plays the positions gnubg classifies as contact, gnubg's own weights the rest:
         the same division of labour as above, so the two are compared on contact play alone."""
-import multiprocessing
 import sys
-import time
-
-import numpy as np
 
 sys.path.insert(0, "nets-work/gnubg-learner"); sys.path.insert(0, "python"); sys.path.insert(0, "bench")
 from common import WEIGHTS  # noqa: E402
-from strength import HEADER, _gnubg_board, gnubg_game, gnubg_pick, line, pair_dice, summarize  # noqa: E402
+from strength import gnubg_board, gnubg_pairs, gnubg_pick, print_gnubg_pairs  # noqa: E402
 
 KIND, PATH = sys.argv[4], sys.argv[5]
 HANDLES = {}
@@ -42,24 +38,13 @@ def choose(board, plays, dice):
             return gnubg_pick(gnubg, board, plays, dice)
         finally:
             gnubg.net_use(h["gnubg"])
-    if gnubg.classify(_gnubg_board(board.to_array())) == gnubg.c_contact:
+    if gnubg.classify(gnubg_board(board.to_array())) == gnubg.c_contact:
         return board.analyze(dice, plies=0, evaluator=h["net"]).best.play
     return gnubg_pick(gnubg, board, plays, dice)
 
 
-def pair(k_seed):
-    gnubg, _ = handles()
-    k, seed = k_seed
-    dice = pair_dice(seed, k)
-    return tuple(gnubg_game(gnubg, None, s, dice, choose=choose) for s in (0, 1))
-
-
 if __name__ == "__main__":
     games, seed, procs = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    t0 = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(procs) as pool:
-        res = pool.map(pair, [(k, seed) for k in range(games // 2)], chunksize=50)
-    a = np.array([r[0] for r in res]); b = np.array([r[1] for r in res])
-    print(HEADER)
-    print(line("backgammon", f"{KIND} {PATH.split('/')[-1]} v gnubg",
-               summarize(a, b, a > 0, b > 0, a != 0, b != 0), time.perf_counter() - t0))
+    handles()  # loaded once here, inherited by the forked workers
+    first, second, seconds = gnubg_pairs(games, seed, procs, choose=choose)
+    print_gnubg_pairs(f"{KIND} {PATH.split('/')[-1]} v gnubg", first, second, seconds)
